@@ -1,0 +1,51 @@
+# The Fair Code Project. `make` sets up .venv, regenerates the pages and builds the site; `make test` runs the tests.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+JOBS ?= $(shell nproc)
+
+.PHONY: all setup data pages site check serve test bench benchmark lock clean
+
+all: setup pages site
+
+# A stamp file records that the venv matches requirements.lock and pyproject.toml.
+$(VENV)/.installed: requirements.lock pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+setup: $(VENV)/.installed
+
+# Rebuild the committed audit data from the raw UCI files (checksums verified).
+data: setup
+	$(PY) scripts/build_data.py --source ../shared/data
+
+pages: setup
+	$(PY) -m scripts.pagebuild build -j $(JOBS)
+
+site: setup
+	$(PY) -m mkdocs build --strict
+
+check: setup
+	$(PY) -m scripts.pagebuild check
+
+serve: setup
+	$(PY) -m mkdocs serve
+
+test: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) scripts/bench.py
+
+benchmark: setup
+	$(PY) -m faircode.benchmark
+
+lock: setup
+	{ echo "# Exact pins for the project's environment (Python 3.11). Regenerate with: make lock"; \
+	  $(PY) -m pip freeze --exclude-editable; } > requirements.lock.new && mv requirements.lock.new requirements.lock
+
+clean:
+	rm -rf site .cache
