@@ -1,0 +1,135 @@
+"""Vectorised bootstrap of per-cell confusion sums.
+
+fairlearn's MetricFrame resamples the data frame and recomputes every metric once per resample, which takes
+minutes for 1,000 resamples. Every rate here is a ratio of weighted sums over rows, and rows that share their
+cell, label, prediction and weight are interchangeable, so a resample is fully described by how many times it
+draws each such *category*. Drawing n rows with replacement gives multinomial category counts, so we draw those
+counts directly (``Generator.multinomial``) for all resamples at once and turn them into sums with one matrix
+product. The result has exactly the distribution of resampling row indices, at a cost that grows with the
+number of categories (a few per cell without weights) instead of the number of rows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Columns of the per-cell sums. W_* use the sample weights as given. L_* divide each weight by the largest
+# weight among the cell's rows with the same label, so that rates conditional on the label (TPR, FPR, FNR, TNR)
+# are computed from exact integer counts whenever a cell's weights are constant within a label: reweighting
+# a group's classes (label shift) then leaves those rates unchanged to the last digit.
+SUMS = ("W_N", "W_PP", "W_TP", "W_P", "W_CORRECT", "L_P", "L_TP", "L_N", "L_FP")
+_COL = {name: i for i, name in enumerate(SUMS)}
+
+# Upper bound on the size of one block of multinomial draws, to keep memory flat for large n_boot.
+_BLOCK_BYTES = 64 * 2**20
+
+
+@dataclass(frozen=True)
+class Categories:
+    """Distinct (cell, label, prediction, weight) combinations, sorted by cell."""
+
+    cell: np.ndarray  # cell of each category
+    count: np.ndarray  # number of rows in each category
+    values: np.ndarray  # (K, len(SUMS)) contribution of one row of the category to its cell's sums
+    bounds: np.ndarray  # categories of cell g are bounds[g]:bounds[g + 1]
+    n_cells: int
+
+
+def categorize(codes: np.ndarray, y: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None, n_cells: int):
+    """Group rows into categories and compute what one row of each contributes to its cell's sums."""
+    key = codes.astype(np.int64) * 4 + y.astype(np.int64) * 2 + y_pred.astype(np.int64)
+    if w is None:
+        uniq, count = np.unique(key, return_counts=True)
+        cat_w = np.ones(len(uniq))
+    else:
+        keep = w > 0
+        pairs, count = np.unique(np.column_stack([key[keep], w[keep]]), axis=0, return_counts=True)
+        uniq, cat_w = pairs[:, 0].astype(np.int64), pairs[:, 1]
+    cell, label, pred = uniq // 4, (uniq // 2) % 2, uniq % 2
+    # Largest weight per (cell, label), the scale of the L_* sums.
+    scale = np.zeros(n_cells * 2)
+    np.maximum.at(scale, cell * 2 + label, cat_w)
+    lw = cat_w / scale[cell * 2 + label]
+    values = np.column_stack([
+        cat_w,
+        cat_w * pred,
+        cat_w * label * pred,
+        cat_w * label,
+        cat_w * (label == pred),
+        lw * label,
+        lw * label * pred,
+        lw * (1 - label),
+        lw * (1 - label) * pred,
+    ])
+    bounds = np.searchsorted(cell, np.arange(n_cells + 1))
+    return Categories(cell=cell, count=count, values=values, bounds=bounds, n_cells=n_cells)
+
+
+def point_sums(cats: Categories) -> np.ndarray:
+    """Per-cell sums on the data as observed, shape (n_cells, len(SUMS))."""
+    sums = np.zeros((cats.n_cells, len(SUMS)))
+    np.add.at(sums, cats.cell, cats.count[:, None] * cats.values)
+    return sums
+
+
+def _draw(rng: np.random.Generator, n: int, count: np.ndarray, n_boot: int):
+    """Yield blocks of multinomial category counts for n draws, n_boot resamples in all."""
+    block = max(1, min(n_boot, _BLOCK_BYTES // (8 * max(1, len(count)))))
+    pvals = count / count.sum()
+    for start in range(0, n_boot, block):
+        yield start, rng.multinomial(n, pvals, size=min(block, n_boot - start))
+
+
+def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stratify: bool) -> np.ndarray:
+    """Per-cell sums for each of ``n_boot`` resamples, shape (n_boot, n_cells, len(SUMS)).
+
+    Without ``stratify`` every resample draws as many rows as the data has from all rows (cells vary in size,
+    as in fairlearn's MetricFrame); with it, each cell draws its own number of rows from its own rows.
+    """
+    out = np.zeros((n_boot, cats.n_cells, len(SUMS)))
+    b = cats.bounds
+    if stratify:
+        for g in range(cats.n_cells):
+            count = cats.count[b[g]:b[g + 1]]
+            if count.sum() == 0:
+                continue
+            for start, draws in _draw(rng, int(count.sum()), count, n_boot):
+                out[start:start + len(draws), g] = draws @ cats.values[b[g]:b[g + 1]]
+        return out
+    for start, draws in _draw(rng, int(cats.count.sum()), cats.count, n_boot):
+        for g in range(cats.n_cells):
+            out[start:start + len(draws), g] = draws[:, b[g]:b[g + 1]] @ cats.values[b[g]:b[g + 1]]
+    return out
+
+
+def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval along axis 0, ignoring NaN resamples (numpy's default 'linear' quantile rule).
+
+    Written out rather than ``np.nanquantile`` so that an all-NaN column gives NaN without a warning.
+    """
+    ordered = np.sort(samples, axis=0)  # NaN sorts last
+    valid = (~np.isnan(samples)).sum(axis=0)
+    alpha = (1.0 - confidence) / 2.0
+    ends = []
+    for q in (alpha, 1.0 - alpha):
+        pos = q * np.maximum(valid - 1, 0)
+        low = np.floor(pos).astype(np.int64)
+        high = np.minimum(low + 1, np.maximum(valid - 1, 0))
+        frac = pos - low
+        lo_val = np.take_along_axis(ordered, low[None], axis=0)[0]
+        hi_val = np.take_along_axis(ordered, high[None], axis=0)[0]
+        value = lo_val + frac * (hi_val - lo_val)
+        ends.append(np.where(valid > 0, value, np.nan))
+    return ends[0], ends[1]
+
+
+def make_rng(random_state) -> np.random.Generator:
+    """A numpy Generator from an int seed or a Generator; anything else is an error."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        return np.random.default_rng(int(random_state))
+    raise ValueError(
+        f"random_state must be an int seed or a numpy.random.Generator; got {type(random_state).__name__}"
+    )
