@@ -1,0 +1,80 @@
+"""What runs inside the forked child: one page's blocks, in order, in a fresh namespace.
+
+The child is forked from a server that imported the heavy libraries once and never runs page code, so every
+page starts from the same clean state and nothing a page does can leak into another.
+"""
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import os
+import sys
+import traceback
+
+
+def _figures(dpi):
+    """Save and close every open matplotlib figure, in creation order, as PNG bytes with its alt text."""
+    if "matplotlib.pyplot" not in sys.modules:
+        return []
+    import matplotlib.pyplot as plt
+
+    saved = []
+    for number in plt.get_fignums():
+        fig = plt.figure(number)
+        data = io.BytesIO()
+        # metadata={"Software": None} keeps the library version out of the file; PNGs carry no timestamp.
+        fig.savefig(data, format="png", dpi=dpi, metadata={"Software": None})
+        saved.append((fig.get_label(), data.getvalue()))
+        plt.close(fig)
+    return saved
+
+
+def _page_line(error, md_path):
+    """The Markdown line of the innermost traceback frame that lies in the page (None if none does)."""
+    line = None
+    if isinstance(error, SyntaxError) and error.filename == md_path:
+        return error.lineno
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename == md_path:
+            line = frame.lineno
+    return line
+
+
+def run_page(conn, root, md_path, script_path, blocks, dpi):
+    """Run ``blocks`` (tuples of Markdown line and source) and send the results back over ``conn``.
+
+    Messages: ``("block", i)`` before block ``i`` runs; then ``("done", outputs, stderr)`` with one
+    ``(stdout, figures)`` pair per block, or ``("error", info)`` with the page line and the traceback.
+    """
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
+    os.chdir(root)
+    sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
+    sys.argv = [script_path]
+    namespace = {"__name__": "__main__", "__file__": os.path.join(root, script_path), "__builtins__": builtins}
+    outputs, errors = [], io.StringIO()
+    with contextlib.redirect_stderr(errors):
+        for index, (line, source) in enumerate(blocks):
+            conn.send(("block", index))
+            stdout = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(stdout):
+                    # Leading newlines put the code at its Markdown line, so tracebacks name the page's line.
+                    code = compile("\n" * (line - 1) + source, md_path, "exec")
+                    exec(code, namespace)
+            except BaseException as error:  # noqa: BLE001 - any failure of page code is reported, even SystemExit
+                frames = traceback.format_exception(error)
+                # Drop the frames of this runner; keep the page's and the libraries' below it.
+                text = "".join(f for f in frames if __file__ not in f)
+                conn.send(("error", {
+                    "block": index,
+                    "line": _page_line(error, md_path) or line,
+                    "error": "".join(traceback.format_exception_only(error)).strip(),
+                    "traceback": text,
+                    "stdout": stdout.getvalue(),
+                    "stderr": errors.getvalue(),
+                }))
+                return
+            outputs.append((stdout.getvalue(), _figures(dpi)))
+    conn.send(("done", outputs, errors.getvalue()))

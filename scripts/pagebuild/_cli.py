@@ -1,0 +1,67 @@
+"""Command line: ``python -m scripts.pagebuild build|check [options] [pages]`` from the repository root."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ._build import Reporter, run
+from ._config import load_config
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.pagebuild",
+        description="Extract, run and inject the code of the explainer and audit pages, or check that the "
+                    "committed pages, scripts and figures are what the build produces.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{build,check}")
+    for name, text in [("build", "regenerate what changed: run pages whose code or dependencies changed, "
+                                 "re-inject outputs, write scripts and figures"),
+                       ("check", "fail if any page, script or figure differs from what the build produces "
+                                 "(writes nothing)")]:
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("pages", nargs="*", help="only these pages (default: every page)")
+        sub.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                         help="pages run at once (default: all cores, here %(default)s)")
+        sub.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+        sub.add_argument("--no-cache", action="store_true",
+                         help="ignore the cache and run every page" + (" (what CI runs)" if name == "check" else ""))
+        sub.add_argument("--root", default=".", help="repository root (default: the current directory)")
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line; return the exit status (0 when everything built or checked cleanly)."""
+    args = _parser().parse_args(argv)
+    if args.jobs < 1:
+        print(f"-j/--jobs is {args.jobs}; expected a number of pages to run at once, at least 1", file=sys.stderr)
+        return 2
+    try:
+        config = load_config(args.root)
+    except (OSError, ValueError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    reporter = Reporter(quiet=args.quiet)
+    try:
+        summary = run(config, write=args.command == "build", use_cache=not args.no_cache,
+                      parallel=args.jobs, reporter=reporter, only=args.pages)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    for warning in summary.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for path, detail in summary.differences:
+        print(f"[DIFF] {path} {detail}", file=sys.stderr)
+    counts = (f"{len(summary.ran)} ran, {len(summary.cached)} from cache, {len(summary.fresh)} up to date, "
+              f"{len(summary.skipped)} without code, {len(summary.failures)} failed")
+    verb = "built" if args.command == "build" else "checked"
+    if summary.failures:
+        print(f"\n{len(summary.failures)} page(s) failed; their files were left as they were:", file=sys.stderr)
+        for path, message in summary.failures:
+            print(f"  {message.splitlines()[0]}", file=sys.stderr)
+    if summary.differences:
+        print(f"\n{len(summary.differences)} file(s) differ from what the build produces; run "
+              "`make pages` (python -m scripts.pagebuild build) and commit the result.", file=sys.stderr)
+    changed = f"; {len(summary.written)} file(s) written" if args.command == "build" else ""
+    print(f"{verb}: {counts}{changed} in {summary.seconds:.2f} s", file=sys.stderr if not summary.ok else sys.stdout)
+    return 0 if summary.ok else 1

@@ -1,0 +1,59 @@
+"""Put a block's printed output and figures between its page's output markers; nothing else changes."""
+from __future__ import annotations
+
+import re
+
+BACKTICKS = re.compile(r"`+")
+
+
+def fence_for(text: str) -> str:
+    """A backtick fence longer than any backtick run in ``text`` (at least three), so the output cannot close it."""
+    longest = max((len(run) for run in BACKTICKS.findall(text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _alt(text: str) -> str:
+    return " ".join(text.split()).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def render_output(stdout: str, figures) -> str:
+    """Markdown for one output region: the printed text fenced as ``text``, then one image per figure.
+
+    ``figures`` holds (alt text, path relative to the page) pairs. Trailing spaces are dropped from each
+    printed line (editors strip them, and a check must not fail over invisible spaces). Blank lines around
+    each part keep every Markdown renderer from gluing it to the markers.
+    """
+    parts = []
+    lines = [line.rstrip() for line in stdout.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    if lines:
+        body = "\n".join(lines)
+        fence = fence_for(body)
+        parts.append(f"{fence}text\n{body}\n{fence}")
+    for alt, target in figures:
+        target = f"<{target}>" if " " in target else target
+        parts.append(f"![{_alt(alt)}]({target})")
+    return "\n\n".join(parts)
+
+
+def inject(text: str, regions, rendered: dict) -> str:
+    """Replace the lines between each region's markers with ``rendered[region.name]``.
+
+    ``regions`` are the page's marker pairs (1-based marker lines, in page order); regions not named in
+    ``rendered`` keep their content.
+    """
+    lines = text.split("\n")
+    out, cursor = [], 0
+    for region in regions:
+        if region.name not in rendered:
+            continue
+        out.extend(lines[cursor : region.start])  # up to and including the start marker
+        content = rendered[region.name]
+        if content:
+            out.extend(["", *content.split("\n"), ""])
+        cursor = region.end - 1  # resume at the end marker
+    out.extend(lines[cursor:])
+    return "\n".join(out)
