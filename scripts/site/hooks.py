@@ -1,0 +1,207 @@
+"""MkDocs hooks of the site (``hooks:`` in mkdocs.yml).
+
+- on_files: adds the pages that live outside ``docs_dir`` (``explainers/*.md``, each audit folder's pages), their
+  figures and scripts, stages a notebook per generated script, and builds the navigation from front matter.
+- on_page_markdown: fills the home page and the concept index from front matter, shows links to pages that
+  do not exist yet as plain text, and ends each page that has code with how to run it and what it was made from.
+- on_serve: watches the page folders, so that ``make serve`` reloads when a page changes.
+"""
+from __future__ import annotations
+
+import logging
+import pathlib
+import posixpath
+import sys
+from urllib.parse import quote
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
+
+_ROOT = pathlib.Path(__file__).resolve().parents[2]
+if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers are the package scripts.site
+    sys.path.insert(0, str(_ROOT))
+
+from scripts.site._links import unlink_missing_pages  # noqa: E402
+from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
+from scripts.site._provenance import provenance, stage_notebook  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.site")
+STAGING = ".cache/site"          # notebooks built from the scripts, under the config's folder; never committed
+_IMAGE_SUFFIXES = (".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp")
+_STATE: dict = {}
+
+
+def _root(config) -> pathlib.Path:
+    return pathlib.Path(config.config_file_path).resolve().parent
+
+
+def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path) -> File:
+    existing = files.get_file_from_path(src_uri)
+    if existing is not None:
+        raise PluginError(f"{src_uri}: the site already has a file at this path (from {config.docs_dir}); "
+                          "a page outside docs_dir cannot share it")
+    # A File with a real src_dir, not File.generated: mkdocs-jupyter's NotebookFile wrapper derives the
+    # source path from src_dir and would lose a path given only as abs_src_path.
+    file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
+    files.append(file)
+    return file
+
+
+def _notebook_uri(script_uri: str) -> str:
+    folder, name = script_uri.rsplit("/code/", 1)
+    return f"{folder}/notebooks/{name[:-3]}.ipynb"
+
+
+def _page_link(src_uri: str) -> str:
+    """A Markdown link target from the site root for a page path that may contain spaces."""
+    return quote(src_uri)
+
+
+def _relative(src_uri: str, folder: str) -> str:
+    """A Markdown link target to ``src_uri`` from a page in ``folder`` (both slash-separated, from the root)."""
+    return quote(posixpath.relpath(src_uri, folder or "."))
+
+
+@event_priority(100)  # before mkdocs-jupyter's on_files, which turns the staged notebooks into pages
+def on_files(files: Files, config) -> Files:
+    root = _root(config)
+    try:
+        explainers = load_explainers(root)
+        audits = load_audits(root)
+    except PageMetadataError as err:
+        raise PluginError(str(err)) from err
+    staging = root / STAGING
+    coded = {}  # page src_uri -> (title, script path, script uri)
+    for page in explainers:
+        _add(files, config, page.src_uri, root)
+        coded[page.src_uri] = (page.title, page.script_uri)
+    for audit in audits:
+        for page in audit.pages:
+            _add(files, config, page.src_uri, root)
+            if not page.is_data_card:
+                coded[page.src_uri] = (page.title, page.script_uri)
+        for path in sorted(audit.path.glob("*.csv")):  # the data the checksums describe, for download
+            _add(files, config, path.relative_to(root).as_posix(), root)
+    for folder in ["explainers", *(a.name for a in audits)]:
+        for sub in ("figures", "code"):
+            for path in sorted((root / folder / sub).glob("*")):
+                if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
+                    _add(files, config, path.relative_to(root).as_posix(), root)
+    scripts = {}
+    for src_uri, (title, script_uri) in coded.items():
+        script = root / script_uri
+        if not script.is_file():
+            log.info("%s has no generated script (%s) yet: no notebook or provenance for it", src_uri, script_uri)
+            continue
+        notebook_uri = _notebook_uri(script_uri)
+        stage_notebook(script, staging / notebook_uri, title, script_uri)
+        _add(files, config, notebook_uri, staging)
+        scripts[src_uri] = (script_uri, notebook_uri)
+    config.nav = _navigation(explainers, audits)
+    _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts,
+                  audit_dirs={a.name: a.path for a in audits})
+    return files
+
+
+def _navigation(explainers, audits) -> list:
+    nav: list = [{"Home": "index.md"}, {"Concept index": "concepts.md"}]
+    for theme in THEMES:
+        pages = [{e.title: e.src_uri} for e in explainers if e.theme == theme]
+        if pages:
+            nav.append({theme.capitalize(): pages})
+    if audits:
+        nav.append({"Audits": [{a.name: [{p.title: p.src_uri} for p in a.pages]} for a in audits if a.pages]})
+    return nav
+
+
+def on_page_markdown(markdown: str, page, config, files: Files) -> str:
+    src_uri = page.file.src_uri
+    if src_uri == "index.md":
+        markdown = _fill(markdown, "<!-- site: themes -->", _themes_markdown())
+        markdown = _fill(markdown, "<!-- site: audits -->", _audits_markdown())
+    elif src_uri == "concepts.md":
+        markdown = _fill(markdown, "<!-- site: concepts -->", _concepts_markdown())
+    root = _STATE["root"]
+
+    def exists(uri: str) -> bool:
+        return files.get_file_from_path(uri) is not None or (root / uri).is_file()
+
+    markdown, unlinked = unlink_missing_pages(markdown, src_uri, exists)
+    for target in unlinked:
+        log.info("%s: %s does not exist yet; its link is shown as text", src_uri, target)
+    if src_uri in _STATE["scripts"]:
+        markdown = markdown.rstrip("\n") + "\n\n" + _run_it_yourself(page, files)
+    return markdown
+
+
+def _fill(markdown: str, marker: str, content: str) -> str:
+    if marker not in markdown:
+        raise PluginError(f"the page lacks the marker {marker!r} where the hooks put the generated list")
+    return markdown.replace(marker, content)
+
+
+def _themes_markdown() -> str:
+    cards = []
+    for theme, blurb in THEMES.items():
+        pages = [e for e in _STATE["explainers"] if e.theme == theme]
+        links = "\n".join(f"    - [{e.title}]({_page_link(e.src_uri)})" for e in pages) or "    - *No page yet.*"
+        cards.append(f"-   **{theme.capitalize()}**\n\n    ---\n\n    {blurb}\n\n{links}\n")
+    return '<div class="grid cards" markdown>\n\n' + "\n".join(cards) + "\n</div>\n"
+
+
+def _audits_markdown() -> str:
+    audits = _STATE["audits"]
+    if not audits:
+        return "*No audit yet.*\n"
+    cards = []
+    for audit in audits:
+        links = "\n".join(f"    - [{p.title}]({_page_link(p.src_uri)})" for p in audit.pages) or "    - *No page yet.*"
+        cards.append(f"-   **{audit.name}**\n\n    ---\n\n{links}\n")
+    return '<div class="grid cards" markdown>\n\n' + "\n".join(cards) + "\n</div>\n"
+
+
+def _concepts_markdown() -> str:
+    explainers = sorted(_STATE["explainers"], key=lambda e: (e.title.lower(), e.slug))
+    if not explainers:
+        return "*No explainer has been published yet.*\n"
+    return "\n".join(f"[{e.title}]({_page_link(e.src_uri)})\n:   {e.definition} *({e.theme})*\n" for e in explainers)
+
+
+def _run_it_yourself(page, files: Files) -> str:
+    script_uri, notebook_uri = _STATE["scripts"][page.file.src_uri]
+    root = _STATE["root"]
+    here = posixpath.dirname(page.file.src_uri)
+    notebook_file = files.get_file_from_path(notebook_uri)
+    name = notebook_uri.rsplit("/", 1)[1]
+    # mkdocs-jupyter's include_source copies the .ipynb into the notebook page's own folder.
+    download = get_relative_url(notebook_file.url + name, page.file.url)
+    facts = provenance(root, root / script_uri, _STATE["audit_dirs"])
+    rows = [f"| [`{path}`]({_relative(path, here)}) | data, SHA-256 `{digest}` |" for path, digest in facts.data]
+    rows += [f"| {name_} | {version} |" for name_, version in facts.libraries]
+    table = "| input | version or checksum |\n|---|---|\n" + "\n".join(rows) if rows else ""
+    return f"""## Run it yourself
+
+The code on this page is also a script, [`{script_uri}`]({_relative(script_uri, here)}), generated
+from the page by the build. Run from the repository root, it prints what this page shows:
+
+```bash
+PYTHONPATH=. python3 {script_uri}
+```
+
+Prefer Jupyter? [Read the notebook version]({_relative(notebook_uri, here)}) or
+<a href="{download}" download>download {name}</a>.
+
+The outputs on this page were produced from:
+
+{table}
+""".replace("\n\n\n", "\n\n")
+
+
+def on_serve(server, config, builder):
+    root = _root(config)
+    for path in [root / "explainers", *(m.parent for m in root.glob("*/audit.toml")), pathlib.Path(__file__).parent]:
+        if path.is_dir():
+            server.watch(str(path))
+    return server
