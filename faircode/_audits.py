@@ -1,0 +1,220 @@
+"""Audit data: find the audits, load and verify their data, encode features, split and mark groups."""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import io
+import os
+import pathlib
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from faircode._manifest import MANIFEST, Manifest, read_manifest
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
+# Tests and experiments may point faircode at another folder of audits.
+ROOT_ENV = "FAIRCODE_AUDIT_ROOT"
+
+STRATEGY_ALIASES = {"baseline": "baseline", "S0": "baseline", "S1": "S1", "S2": "S2"}
+STRATEGIES = tuple(STRATEGY_ALIASES)
+
+
+class DataFileError(RuntimeError):
+    """An audit's data file is missing or does not match the checksum its manifest records."""
+
+
+@dataclasses.dataclass
+class AuditData:
+    """One audit's data, ready for a model. See ``load_audit``."""
+
+    name: str
+    strategy: str
+    X: pd.DataFrame
+    y: pd.Series
+    X_all: pd.DataFrame
+    raw: pd.DataFrame
+    idx_train: np.ndarray
+    idx_test: np.ndarray
+    masks: dict
+    random_state: int
+    manifest: Manifest
+
+    @property
+    def groups(self) -> dict:
+        """Name of the group each mask marks, e.g. ``{"sex": "women", ...}``."""
+        return {column: attr.group for column, attr in self.manifest.protected.items()}
+
+
+def audit_root() -> pathlib.Path:
+    return pathlib.Path(os.environ.get(ROOT_ENV, REPO_ROOT))
+
+
+def list_audits(root: pathlib.Path | None = None) -> list[str]:
+    """Names of the audits: every folder at the root that holds an ``audit.toml``, sorted."""
+    root = pathlib.Path(root) if root is not None else audit_root()
+    return sorted(p.parent.name for p in root.glob(f"*/{MANIFEST}"))
+
+
+def get_manifest(name: str, root: pathlib.Path | None = None) -> Manifest:
+    root = pathlib.Path(root) if root is not None else audit_root()
+    path = root / str(name) / MANIFEST
+    if not isinstance(name, str) or not name or not path.is_file():
+        valid = ", ".join(repr(a) for a in list_audits(root))
+        raise ValueError(f"unknown audit {name!r}; the audits are: {valid}")
+    return read_manifest(path)
+
+
+def _canonical_strategy(strategy) -> str:
+    if strategy not in STRATEGY_ALIASES:
+        valid = ", ".join(repr(s) for s in STRATEGIES)
+        raise ValueError(f"unknown strategy {strategy!r} for load_audit; the strategies it returns features for are: "
+                         f"{valid} (S3 and S4 are fitted by the benchmark harness on S2's features)")
+    return STRATEGY_ALIASES[strategy]
+
+
+def strategy_columns(manifest: Manifest, strategy: str) -> tuple:
+    """The raw columns a strategy lets a model see: baseline every column, S1 no protected, S2 core only."""
+    strategy = _canonical_strategy(strategy)
+    if strategy == "baseline":
+        return manifest.feature_columns
+    if strategy == "S1":
+        return manifest.proxies + manifest.core
+    return manifest.core
+
+
+def read_verified(manifest: Manifest) -> pd.DataFrame:
+    """Read the audit's CSV after checking it against the SHA-256 its manifest records."""
+    path = manifest.data_path
+    how = f"rebuild it with `{manifest.rebuild}` (scripts/build_data.py) from the raw {manifest.raw_file}"
+    if not path.is_file():
+        raise DataFileError(f"data file {path} is missing; expected SHA-256 {manifest.data_sha256}; {how}")
+    content = path.read_bytes()
+    actual = hashlib.sha256(content).hexdigest()
+    if actual != manifest.data_sha256:
+        raise DataFileError(f"data file {path} has SHA-256 {actual}, expected {manifest.data_sha256}; {how}")
+    # na_filter=False keeps "?" and every other spelling as it is; numeric columns are inferred.
+    frame = pd.read_csv(io.BytesIO(content), na_filter=False)
+    missing = [c for c in (*manifest.feature_columns, *manifest.unused, manifest.outcome) if c not in frame]
+    if missing:
+        raise DataFileError(f"data file {path} lacks columns {missing} that {manifest.folder / MANIFEST} names; {how}")
+    return frame
+
+
+def _is_text(series: pd.Series) -> bool:
+    return not pd.api.types.is_numeric_dtype(series)
+
+
+def _levels_and_codes(series: pd.Series):
+    """Sorted distinct values and each row's position among them (np.unique sorts as Python's sorted does)."""
+    levels, codes = np.unique(series.to_numpy(dtype=object), return_inverse=True)
+    return levels, codes.astype("int64")
+
+
+def _code_alphabetically(series: pd.Series) -> pd.Series:
+    return pd.Series(_levels_and_codes(series)[1], index=series.index, name=series.name)
+
+
+def _one_hot(frame: pd.DataFrame, columns) -> pd.DataFrame:
+    """Numeric columns as they are; each text column as 0/1 columns ``column=value``, values in alphabetical order.
+
+    One-hot rather than ordinal codes, so that linear models get no invented order; trees handle it too.
+    """
+    parts = {}
+    for column in columns:
+        series = frame[column]
+        if _is_text(series):
+            levels, codes = _levels_and_codes(series)
+            indicator = np.zeros((len(codes), len(levels)), dtype="uint8")
+            indicator[np.arange(len(codes)), codes] = 1
+            for position, level in enumerate(levels):
+                parts[f"{column}={level}"] = indicator[:, position]
+        else:
+            parts[column] = series.to_numpy()
+    return pd.DataFrame(parts, index=frame.index)
+
+
+def _mask(frame: pd.DataFrame, attr) -> pd.Series:
+    values = frame[attr.column]
+    if attr.below is not None:
+        if _is_text(values):
+            raise ValueError(f"protected.{attr.column}: `below` needs a numeric column, got text values")
+        marked = values < attr.below
+    elif attr.equals:
+        marked = values.isin(attr.equals)
+    else:
+        marked = ~values.isin(attr.not_in)
+    return marked.astype("int64").rename(attr.column)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Prepared:
+    manifest: Manifest
+    raw: pd.DataFrame
+    y: pd.Series
+    X_all: pd.DataFrame
+    encoded: pd.DataFrame
+    idx_train: np.ndarray
+    idx_test: np.ndarray
+    masks: dict
+
+
+@functools.lru_cache(maxsize=None)
+def _prepare(name: str, root: str) -> _Prepared:
+    """Everything that does not depend on the strategy, computed once per process."""
+    manifest = get_manifest(name, pathlib.Path(root))
+    raw = read_verified(manifest)
+    outcome = raw[manifest.outcome].astype(str)
+    if manifest.positive not in set(outcome):
+        raise DataFileError(f"{manifest.data_path}: outcome column {manifest.outcome!r} never equals "
+                            f"{manifest.positive!r}; values seen: {sorted(set(outcome))}")
+    y = (outcome == manifest.positive).astype("int64").rename(manifest.outcome)
+    features = [c for c in raw.columns if c != manifest.outcome]
+    X_all = pd.DataFrame({c: _code_alphabetically(raw[c]) if _is_text(raw[c]) else raw[c] for c in features})
+    encoded = _one_hot(raw, manifest.feature_columns)
+    idx_train, idx_test = train_test_split(np.arange(len(raw)), test_size=manifest.test_size,
+                                           stratify=y.to_numpy(), random_state=manifest.random_state)
+    masks = {column: _mask(raw, attr) for column, attr in manifest.protected.items()}
+    return _Prepared(manifest, raw, y, X_all, encoded, np.sort(idx_train), np.sort(idx_test), masks)
+
+
+def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:
+    """Load an audit's data for a feature strategy.
+
+    Parameters
+    ----------
+    name : str
+        The audit, e.g. ``"Benefits Denial"`` or ``"German Credit Lending"`` (see ``list_audits()``).
+    strategy : {"S2", "S1", "baseline", "S0"}, default "S2"
+        Which columns ``X`` holds: ``baseline``/``S0`` every column the manifest lists (protected included),
+        ``S1`` protected columns dropped but proxies kept, ``S2`` core features only.
+    root : path, optional
+        Folder holding the audit folders; default the repository root (or ``$FAIRCODE_AUDIT_ROOT``).
+
+    Returns
+    -------
+    AuditData
+        ``X`` (model-ready: numeric columns as they are, text columns one-hot as ``column=value``), ``y`` (0/1),
+        ``X_all`` (every raw column but the outcome, text coded 0..k-1 alphabetically), ``raw`` (the CSV as
+        read), ``idx_train``/``idx_test`` (the audit's fixed, seeded, outcome-stratified split, sorted row
+        positions), ``masks`` (0/1 Series per protected attribute, 1 = the group the manifest names) and
+        ``random_state``. Loading is cached per process; each call returns fresh copies.
+
+    Examples
+    --------
+    >>> data = load_audit("German Credit Lending")
+    >>> len(data.idx_train), len(data.idx_test)
+    (800, 200)
+    """
+    canonical = _canonical_strategy(strategy)
+    prepared = _prepare(name, str(pathlib.Path(root) if root is not None else audit_root()))
+    manifest = prepared.manifest
+    keep = set(strategy_columns(manifest, canonical))
+    columns = [c for c in prepared.encoded.columns if c.split("=", 1)[0] in keep]
+    return AuditData(
+        name=manifest.name, strategy=canonical, X=prepared.encoded[columns].copy(), y=prepared.y.copy(),
+        X_all=prepared.X_all.copy(), raw=prepared.raw.copy(), idx_train=prepared.idx_train.copy(),
+        idx_test=prepared.idx_test.copy(), masks={k: v.copy() for k, v in prepared.masks.items()},
+        random_state=manifest.random_state, manifest=manifest)

@@ -1,0 +1,190 @@
+"""Build each audit's committed data file from the UCI originals, refusing any raw file whose SHA-256 differs.
+
+    python scripts/build_data.py --source ../shared/data     # from a local folder of the raw files
+    python scripts/build_data.py --source url                # from the UCI archive (needs the network)
+
+It writes ``Benefits Denial/adult.csv`` and ``German Credit Lending/german_credit.csv``, records the built
+files' checksums in each audit's ``audit.toml`` (``data_sha256``), and regenerates each audit's data card
+``DATA.md``. Running it twice gives byte-identical files.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import io
+import pathlib
+import re
+import sys
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+RAW = {
+    "adult.data": (f"{UCI}/adult/adult.data",
+                   "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"),
+    "german.data": (f"{UCI}/statlog/german/german.data",
+                    "b21f3d81db8071257d5ff1deaeba1fd4303b62712e6fcc9715c7a86202cb5871"),
+}
+
+ADULT_COLUMNS = [
+    "age", "workclass", "fnlwgt", "education", "education.num", "marital.status", "occupation",
+    "relationship", "race", "sex", "capital.gain", "capital.loss", "hours.per.week", "native.country", "income",
+]
+
+# Statlog German Credit: column names in file order, with the A-code tables from the UCI documentation.
+GERMAN_COLUMNS = [
+    ("checking_account", {"A11": "< 0 DM", "A12": "0 to < 200 DM", "A13": ">= 200 DM or salary assigned",
+                          "A14": "no checking account"}),
+    ("duration_months", None),
+    ("credit_history", {"A30": "no credits taken or all paid back duly",
+                        "A31": "all credits at this bank paid back duly",
+                        "A32": "existing credits paid back duly till now",
+                        "A33": "delay in paying off in the past",
+                        "A34": "critical account or other credits elsewhere"}),
+    ("purpose", {"A40": "new car", "A41": "used car", "A42": "furniture/equipment", "A43": "radio/television",
+                 "A44": "domestic appliances", "A45": "repairs", "A46": "education", "A47": "vacation",
+                 "A48": "retraining", "A49": "business", "A410": "other"}),
+    ("credit_amount", None),
+    ("savings", {"A61": "< 100 DM", "A62": "100 to < 500 DM", "A63": "500 to < 1000 DM", "A64": ">= 1000 DM",
+                 "A65": "unknown or none"}),
+    ("employment_since", {"A71": "unemployed", "A72": "< 1 year", "A73": "1 to < 4 years", "A74": "4 to < 7 years",
+                          "A75": ">= 7 years"}),
+    ("installment_rate", None),
+    ("personal_status", {"A91": "male divorced/separated", "A92": "female divorced/separated/married",
+                         "A93": "male single", "A94": "male married/widowed", "A95": "female single"}),
+    ("other_debtors", {"A101": "none", "A102": "co-applicant", "A103": "guarantor"}),
+    ("residence_since", None),
+    ("property", {"A121": "real estate", "A122": "savings agreement or life insurance", "A123": "car or other",
+                  "A124": "unknown or none"}),
+    ("age", None),
+    ("other_installment_plans", {"A141": "bank", "A142": "stores", "A143": "none"}),
+    ("housing", {"A151": "rent", "A152": "own", "A153": "for free"}),
+    ("existing_credits", None),
+    ("job", {"A171": "unemployed or unskilled non-resident", "A172": "unskilled resident",
+             "A173": "skilled employee or official", "A174": "management, self-employed or highly qualified"}),
+    ("people_liable", None),
+    ("telephone", {"A191": "none", "A192": "yes"}),
+    ("foreign_worker", {"A201": "yes", "A202": "no"}),
+    ("credit", {"1": "good", "2": "bad"}),
+]
+
+
+class ChecksumError(RuntimeError):
+    """A raw file's SHA-256 is not the one published with the project."""
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def fetch(name: str, source: str) -> bytes:
+    """Return the raw file's bytes from a local folder or its canonical URL, after checking its SHA-256."""
+    url, expected = RAW[name]
+    if source == "url":
+        with urllib.request.urlopen(url, timeout=60) as response:
+            data = response.read()
+        where = url
+    else:
+        path = pathlib.Path(source) / name
+        if not path.is_file():
+            raise FileNotFoundError(f"raw file {path} not found; expected the UCI file {name} in {source}")
+        data = path.read_bytes()
+        where = str(path)
+    actual = sha256_bytes(data)
+    if actual != expected:
+        raise ChecksumError(f"{where}: SHA-256 is {actual}, expected {expected}; refusing to build from it")
+    return data
+
+
+def build_adult(raw: bytes) -> bytes:
+    rows = []
+    for line in raw.decode("ascii").splitlines():
+        if not line.strip():
+            continue
+        values = [v.strip() for v in line.split(",")]
+        if len(values) != len(ADULT_COLUMNS):
+            raise ValueError(f"adult.data line {len(rows) + 1}: {len(values)} fields, expected {len(ADULT_COLUMNS)}")
+        rows.append(values)
+    if len(rows) != 32561:
+        raise ValueError(f"adult.data: {len(rows)} rows, expected 32,561")
+    return to_csv(ADULT_COLUMNS, rows)
+
+
+def build_german(raw: bytes) -> bytes:
+    header = [name for name, _ in GERMAN_COLUMNS]
+    header.insert(header.index("personal_status") + 1, "sex")
+    rows = []
+    for number, line in enumerate(raw.decode("ascii").splitlines(), start=1):
+        codes = line.split()
+        if len(codes) != len(GERMAN_COLUMNS):
+            raise ValueError(f"german.data line {number}: {len(codes)} fields, expected {len(GERMAN_COLUMNS)}")
+        row = []
+        for code, (name, table) in zip(codes, GERMAN_COLUMNS):
+            if table is None:
+                row.append(code)
+                continue
+            if code not in table:
+                raise ValueError(f"german.data line {number}: unknown code {code!r} for {name}; "
+                                 f"expected one of {sorted(table)}")
+            row.append(table[code])
+            if name == "personal_status":
+                row.append(table[code].split()[0])  # the sex part of the combined attribute
+        rows.append(row)
+    if len(rows) != 1000:
+        raise ValueError(f"german.data: {len(rows)} rows, expected 1,000")
+    return to_csv(header, rows)
+
+
+def to_csv(header, rows) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def write_if_changed(path: pathlib.Path, data: bytes) -> None:
+    if path.exists() and path.read_bytes() == data:
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def record_checksum(manifest: pathlib.Path, digest: str) -> None:
+    text = manifest.read_text()
+    new = re.sub(r'^data_sha256 = ".*"$', f'data_sha256 = "{digest}"', text, count=1, flags=re.M)
+    if new == text and f'data_sha256 = "{digest}"' not in text:
+        raise ValueError(f"{manifest}: no `data_sha256 = \"...\"` line to update")
+    write_if_changed(manifest, new.encode())
+
+
+AUDITS = {
+    "Benefits Denial": ("adult.data", "adult.csv", build_adult),
+    "German Credit Lending": ("german.data", "german_credit.csv", build_german),
+}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", default="../shared/data",
+                        help="folder holding the raw UCI files, or 'url' to download them (default: %(default)s)")
+    args = parser.parse_args(argv)
+    for audit, (raw_name, out_name, build) in AUDITS.items():
+        data = build(fetch(raw_name, args.source))
+        folder = ROOT / audit
+        write_if_changed(folder / out_name, data)
+        record_checksum(folder / "audit.toml", sha256_bytes(data))
+        print(f"{audit}/{out_name}: {sha256_bytes(data)}")
+    sys.path.insert(0, str(ROOT))
+    from faircode._datacard import write_data_cards  # after the CSVs exist: the card reads them
+
+    for path in write_data_cards():
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

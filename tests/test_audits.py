@@ -1,0 +1,175 @@
+"""The audit loader: the calls the explainer pages make, the split, the masks, the encodings, the errors."""
+import math
+import re
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from faircode._audits import DataFileError, get_manifest, list_audits, load_audit
+from faircode.benchmark import load_audit as load_audit_from_benchmark
+
+AUDITS = ["Benefits Denial", "German Credit Lending"]
+
+
+@pytest.fixture(scope="module", params=AUDITS)
+def audit(request):
+    return load_audit(request.param)
+
+
+def test_both_audits_are_found():
+    assert list_audits() == AUDITS
+
+
+def test_benchmark_module_exposes_the_same_loader():
+    assert load_audit_from_benchmark is load_audit
+
+
+def test_attributes_the_pages_use(audit):
+    n = len(audit.raw)
+    assert isinstance(audit.X, pd.DataFrame) and isinstance(audit.y, pd.Series)
+    assert len(audit.X) == len(audit.y) == len(audit.X_all) == n
+    assert set(np.unique(audit.y)) == {0, 1}
+    assert all(pd.api.types.is_numeric_dtype(t) for t in audit.X.dtypes)
+    assert isinstance(audit.random_state, int)
+    # Positional indexing as the pages do it: X.iloc[rows], y.to_numpy()[rows], masks[...].to_numpy()[rows].
+    rows = audit.idx_test[:5]
+    assert audit.X.iloc[rows].shape == (5, audit.X.shape[1])
+    assert audit.y.to_numpy()[rows].shape == (5,)
+    for mask in audit.masks.values():
+        assert set(np.unique(mask)) <= {0, 1} and len(mask) == n
+
+
+@pytest.mark.parametrize("name", AUDITS)
+def test_split_is_fixed_80_20_disjoint_and_covers_every_row(name):
+    first, second = load_audit(name), load_audit(name, strategy="S1")
+    train, test = first.idx_train, first.idx_test
+    n = len(first.y)
+    assert np.array_equal(train, second.idx_train) and np.array_equal(test, second.idx_test)
+    assert len(np.intersect1d(train, test)) == 0
+    assert np.array_equal(np.sort(np.concatenate([train, test])), np.arange(n))
+    assert len(test) == math.ceil(0.2 * n)  # scikit-learn rounds the test share up
+    # Stratified on the outcome: the two parts' outcome rates agree to within one row's worth.
+    y = first.y.to_numpy()
+    assert abs(y[train].mean() - y[test].mean()) < 2 / len(test)
+
+
+def test_split_does_not_depend_on_the_process_cache():
+    from faircode._audits import _prepare
+
+    before = load_audit("German Credit Lending").idx_test
+    _prepare.cache_clear()
+    assert np.array_equal(before, load_audit("German Credit Lending").idx_test)
+
+
+def test_masks_mark_the_named_groups():
+    adult = load_audit("Benefits Denial")
+    women = adult.masks["sex"]
+    assert 0.30 < women.mean() < 0.36
+    assert (adult.raw.loc[women == 1, "sex"] == "Female").all()
+    assert (adult.raw.loc[adult.masks["race"] == 1, "race"] != "White").all()
+    assert (adult.raw.loc[adult.masks["age"] == 1, "age"] < 25).all()
+    assert (adult.raw.loc[adult.masks["native.country"] == 0, "native.country"] == "United-States").all()
+    # Base rates in the test rows: about 0.11 for women and 0.31 for men.
+    y, test = adult.y.to_numpy(), adult.idx_test
+    w = women.to_numpy()[test] == 1
+    assert abs(y[test][w].mean() - 0.11) < 0.01 and abs(y[test][~w].mean() - 0.31) < 0.015
+    german = load_audit("German Credit Lending")
+    assert 0.37 <= german.masks["age"].mean() <= 0.41
+    assert (german.raw.loc[german.masks["age"] == 1, "age"] < 30).all()
+    assert (german.raw.loc[german.masks["sex"] == 1, "personal_status"].str.startswith("female")).all()
+
+
+@pytest.mark.parametrize("name", AUDITS)
+def test_strategies_choose_columns(name):
+    manifest = get_manifest(name)
+    owners = {s: {c.split("=", 1)[0] for c in load_audit(name, strategy=s).X.columns}
+              for s in ("baseline", "S0", "S1", "S2")}
+    assert owners["baseline"] == owners["S0"] == set(manifest.feature_columns)
+    assert owners["S1"].isdisjoint(manifest.protected)
+    assert set(manifest.proxies) <= owners["S1"]
+    assert owners["S2"] == set(manifest.core)
+    assert owners["S2"].isdisjoint(set(manifest.protected) | set(manifest.proxies))
+    assert load_audit(name).strategy == "S2"
+
+
+def test_one_hot_columns_name_their_value():
+    adult = load_audit("Benefits Denial", strategy="baseline")
+    race = adult.X.filter(like="race=")
+    assert list(race.columns) == [f"race={v}" for v in sorted(adult.raw["race"].unique())]
+    assert (race.sum(axis=1) == 1).all()
+    assert adult.X["age"].equals(adult.raw["age"].rename("age"))
+
+
+@pytest.mark.parametrize("name", AUDITS)
+def test_x_all_codes_text_columns_alphabetically(name):
+    data = load_audit(name)
+    assert data.manifest.outcome not in data.X_all
+    for column in data.X_all:
+        values = data.raw[column]
+        if pd.api.types.is_numeric_dtype(values):
+            assert data.X_all[column].equals(values)
+        else:
+            levels = sorted(values.unique())
+            decoded = data.X_all[column].map(dict(enumerate(levels)))
+            assert (decoded.astype(str) == values.astype(str)).all(), column
+
+
+def test_x_all_puts_question_mark_first():
+    adult = load_audit("Benefits Denial")
+    assert (adult.X_all.loc[adult.raw["workclass"] == "?", "workclass"] == 0).all()
+
+
+def test_returned_data_is_a_copy():
+    first = load_audit("German Credit Lending")
+    first.X.iloc[:, 0] = 7
+    first.masks["age"][:] = 0
+    second = load_audit("German Credit Lending")
+    assert (second.X.iloc[:, 0] != 7).any() and second.masks["age"].sum() > 0
+
+
+def test_unknown_audit_lists_the_audits():
+    message = "unknown audit 'Nope'; the audits are: 'Benefits Denial', 'German Credit Lending'"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_audit("Nope")
+
+
+def test_unknown_strategy_lists_the_strategies():
+    with pytest.raises(ValueError, match=r"unknown strategy 'S9'.*'baseline', 'S0', 'S1', 'S2'"):
+        load_audit("Benefits Denial", strategy="S9")
+
+
+def _copy_audit(tmp_path, name="German Credit Lending"):
+    source = get_manifest(name).folder
+    target = tmp_path / name
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("code", "figures", "*.md"))
+    return target
+
+
+def test_missing_data_file_names_path_checksum_and_command(tmp_path):
+    folder = _copy_audit(tmp_path)
+    (folder / "german_credit.csv").unlink()
+    expected = get_manifest("German Credit Lending").data_sha256
+    with pytest.raises(DataFileError) as info:
+        load_audit("German Credit Lending", root=tmp_path)
+    message = str(info.value)
+    assert str(folder / "german_credit.csv") in message and "is missing" in message
+    assert expected in message and "make data" in message
+
+
+def test_corrupt_data_file_names_both_checksums(tmp_path):
+    folder = _copy_audit(tmp_path)
+    path = folder / "german_credit.csv"
+    path.write_text(path.read_text().replace("good", "bad", 1))
+    expected = get_manifest("German Credit Lending").data_sha256
+    with pytest.raises(DataFileError, match=rf"has SHA-256 [0-9a-f]{{64}}, expected {expected}; rebuild it with `make data`"):
+        load_audit("German Credit Lending", root=tmp_path)
+
+
+def test_malformed_manifest_names_the_file(tmp_path):
+    folder = _copy_audit(tmp_path)
+    manifest = folder / "audit.toml"
+    manifest.write_text(manifest.read_text().replace("[outcome]", "[outcome_]"))
+    with pytest.raises(ValueError, match=re.escape(f"{manifest}: missing `outcome`")):
+        load_audit("German Credit Lending", root=tmp_path)
