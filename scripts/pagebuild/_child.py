@@ -70,7 +70,7 @@ def run_page(conn, root, md_path, script_path, blocks, dpi):
                 conn.send(("error", {
                     "block": index,
                     "line": _page_line(error, md_path) or line,
-                    "error": "".join(traceback.format_exception_only(error)).strip(),
+                    "error": traceback.format_exception_only(error)[-1].strip(),
                     "traceback": text,
                     "stdout": stdout.getvalue(),
                     "stderr": errors.getvalue(),
