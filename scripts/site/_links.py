@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable, Iterable
 from urllib.parse import unquote
 
+from scripts.site._fences import fenced_blocks
+
 __all__ = ["unlink_missing_pages", "code_regions"]
 
 # [text](target.md), [text](target.md#anchor), [text](<target with spaces.md>), optional "title"; not images.
@@ -19,7 +21,6 @@ _LINK = re.compile(
     r"\((?:<(?P<angled>[^<>\n]+?\.md)(?P<aanchor>#[^<>\s]*)?>|(?P<plain>[^()\s<>]+?\.md)(?P<panchor>#[^()\s]*)?)"
     r"(?:\s+\"[^\"\n]*\")?\)"
 )
-_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})")
 _SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)", re.DOTALL)
 
 
@@ -41,19 +42,11 @@ def code_regions(markdown: str) -> list[tuple[int, int]]:
     >>> code_regions("a `b` c")
     [(2, 5)]
     """
-    regions: list[tuple[int, int]] = []
-    pos, fence, start = 0, None, 0
-    for line in markdown.splitlines(keepends=True):
-        match = _FENCE.match(line)
-        if fence is None and match:
-            fence, start = match.group("fence"), pos
-        elif fence is not None and match and match.group("fence")[0] == fence[0] \
-                and len(match.group("fence")) >= len(fence) and not line.strip().lstrip(fence[0]):
-            regions.append((start, pos + len(line)))
-            fence = None
-        pos += len(line)
-    if fence is not None:
-        regions.append((start, len(markdown)))
+    lines = markdown.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    regions = [(offsets[first], offsets[last + 1]) for first, last in fenced_blocks(lines)]
     outside, last = [], 0
     for lo, hi in regions:
         outside.append((last, lo))

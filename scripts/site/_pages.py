@@ -26,38 +26,34 @@ class PageMetadataError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Explainer:
-    """One explainer page: ``explainers/<slug>.md`` and its front matter."""
+class _Page:
+    """A Markdown page the site adds from outside docs_dir; its slug names its script, figures and notebook."""
 
     slug: str
     src_uri: str
     path: pathlib.Path
     title: str
-    theme: str
     order: float
-    definition: str
 
     @property
     def script_uri(self) -> str:
-        """Repository path of the script the build extracts from the page."""
-        return f"explainers/code/{self.slug}.py"
+        """Repository path of the script the build extracts from the page: ``<folder>/code/<slug>.py``."""
+        return f"{posix_parent(self.src_uri)}/code/{self.slug}.py"
 
 
 @dataclasses.dataclass(frozen=True)
-class AuditPage:
-    """A Markdown page inside an audit folder (its write-up or its data card)."""
+class Explainer(_Page):
+    """One explainer page: ``explainers/<slug>.md`` and its front matter."""
 
-    slug: str
-    src_uri: str
-    path: pathlib.Path
-    title: str
-    order: float
+    theme: str
+    definition: str
+
+
+@dataclasses.dataclass(frozen=True)
+class AuditPage(_Page):
+    """A Markdown page inside an audit folder (a write-up, or the data card ``DATA.md``)."""
+
     is_data_card: bool
-
-    @property
-    def script_uri(self) -> str:
-        """Repository path of the script the build extracts from the page."""
-        return f"{posix_parent(self.src_uri)}/code/{self.slug}.py"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,8 +113,8 @@ def _explainer(path: pathlib.Path, root: pathlib.Path) -> Explainer:
         src_uri=where,
         path=path,
         title=str(meta["title"]).strip(),
-        theme=theme,
         order=_order(meta["order"], where),
+        theme=theme,
         definition=" ".join(str(meta["definition"]).split()),
     )
 

@@ -23,6 +23,7 @@ _ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers are the package scripts.site
     sys.path.insert(0, str(_ROOT))
 
+from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
 from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
 from scripts.site._provenance import provenance, stage_notebook  # noqa: E402
@@ -128,7 +129,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     def exists(uri: str) -> bool:
         return files.get_file_from_path(uri) is not None or (root / uri).is_file()
 
-    markdown, unlinked = unlink_missing_pages(markdown, src_uri, exists)
+    markdown, unlinked = unlink_missing_pages(normalize_fences(markdown), src_uri, exists)
     for target in unlinked:
         log.info("%s: %s does not exist yet; its link is shown as text", src_uri, target)
     if src_uri in _STATE["scripts"]:
@@ -178,9 +179,12 @@ def _run_it_yourself(page, files: Files) -> str:
     # mkdocs-jupyter's include_source copies the .ipynb into the notebook page's own folder.
     download = get_relative_url(notebook_file.url + name, page.file.url)
     facts = provenance(root, root / script_uri, _STATE["audit_dirs"])
-    rows = [f"| [`{path}`]({_relative(path, here)}) | data, SHA-256 `{digest}` |" for path, digest in facts.data]
-    rows += [f"| {name_} | {version} |" for name_, version in facts.libraries]
-    table = "| input | version or checksum |\n|---|---|\n" + "\n".join(rows) if rows else ""
+    data = "\n".join(f"- [`{path}`]({_relative(path, here)}), SHA-256 `{digest}`" for path, digest in facts.data)
+    libraries = ", ".join(f"{name_} {version}" for name_, version in facts.libraries)
+    inputs = "\n".join(filter(None, [
+        data or "- No audit data file named in the code.",
+        f"- Libraries, as pinned in `requirements.lock`: {libraries}." if libraries else "",
+    ]))
     return f"""## Run it yourself
 
 The code on this page is also a script, [`{script_uri}`]({_relative(script_uri, here)}), generated
@@ -193,10 +197,14 @@ PYTHONPATH=. python3 {script_uri}
 Prefer Jupyter? [Read the notebook version]({_relative(notebook_uri, here)}) or
 <a href="{download}" download>download {name}</a>.
 
+<div class="provenance" markdown>
+
 The outputs on this page were produced from:
 
-{table}
-""".replace("\n\n\n", "\n\n")
+{inputs}
+
+</div>
+"""
 
 
 def on_serve(server, config, builder):

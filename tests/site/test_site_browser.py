@@ -1,0 +1,176 @@
+"""The built site in a real browser: Debian's headless Chromium driven by Playwright.
+
+Every page is opened; the test fails on a console error, an uncaught script error, a failed request, a link or
+image inside the site that points nowhere, an image without alt text, a page without its h1, or a page wider
+than a phone's screen. Screenshots go to tests/screenshots/ (kept out of git).
+"""
+import os
+import pathlib
+import posixpath
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from _site_helpers import FIXTURES, ROOT, build_site, make_site_root
+
+CHROMIUM = pathlib.Path(os.environ.get("SITE_CHROMIUM", "/usr/bin/chromium"))
+SKIP_VAR = "SITE_BROWSER_TEST"  # set to "skip" to skip this test where Chromium cannot be had
+SCREENSHOTS = ROOT / "tests" / "screenshots"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+# Links to anything inside the site, from every element that loads or leads somewhere.
+_TARGETS_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('a[href], img[src], link[href], script[src], source[src]')) {
+    const url = el.href || el.src;
+    out.push([el.tagName.toLowerCase(), el.getAttribute('href') || el.getAttribute('src'), url]);
+  }
+  return out;
+}"""
+_IMAGES_JS = """() => Array.from(document.querySelectorAll('img')).map(img => ({
+  src: img.getAttribute('src'), alt: (img.getAttribute('alt') || '').trim(),
+  ok: img.complete && img.naturalWidth > 0, inArticle: !!img.closest('article')}))"""
+_OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def _need_browser():
+    """Playwright's sync API, or a failure (or a skip, when SITE_BROWSER_TEST=skip) that says how to get it."""
+    how = (f"Install it with `bash .ci/install-browser` (apt-get install -y chromium), or set {SKIP_VAR}=skip "
+           "to skip the browser test on a machine that cannot have it.")
+    problem = None
+    if not CHROMIUM.is_file():
+        problem = f"Chromium is missing: no executable at {CHROMIUM}. {how}"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as err:
+        problem = f"Playwright is not installed ({err}); run `make setup` (it is pinned in requirements.lock)."
+        sync_playwright = None
+    if problem:
+        if os.environ.get(SKIP_VAR) == "skip":
+            pytest.skip(problem)
+        pytest.fail(problem, pytrace=False)
+    return sync_playwright
+
+
+def _local_file(site: pathlib.Path, base: str, url: str) -> pathlib.Path | None:
+    """The file a same-site URL is served from, or None when it is outside the site."""
+    if not url.startswith(base):
+        return None
+    path = unquote(urlsplit(url).path)
+    target = site / posixpath.normpath(path.lstrip("/") or ".")
+    return target / "index.html" if path.endswith("/") or target.is_dir() else target
+
+
+def _pages(site: pathlib.Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+def _explainer_page(site: pathlib.Path) -> str:
+    """A published explainer with a generated script: the richest page to look at."""
+    candidates = [p for p in _pages(site) if p.startswith("explainers/") and "/notebooks/" not in p
+                  and "Run it yourself" in (site / p).read_text(encoding="utf-8")]
+    assert candidates, f"no explainer page with a script in {site}"
+    return candidates[0]
+
+
+def _check_site(browser, site: pathlib.Path, base: str) -> tuple[list[str], int]:
+    """Open every page of the site; return the problems found and how many pages were opened."""
+    problems: list[str] = []
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    current = {"url": ""}
+    page.on("console", lambda msg: msg.type == "error" and problems.append(
+        f"{current['url']}: console error: {msg.text}"))
+    page.on("pageerror", lambda err: problems.append(f"{current['url']}: script error: {err}"))
+    page.on("requestfailed", lambda req: problems.append(
+        f"{current['url']}: request failed: {req.url} ({req.failure})"))
+    page.on("response", lambda res: res.status >= 400 and problems.append(
+        f"{current['url']}: HTTP {res.status} for {res.url}"))
+
+    def outside(route):
+        problems.append(f"{current['url']}: asks for {route.request.url}, outside the site")
+        route.abort()
+
+    page.route(lambda url: not url.startswith(base) and not url.startswith(("data:", "blob:")), outside)
+    pages = [p for p in _pages(site) if p != "404.html"]
+    for rel in pages:
+        url = base + (rel[: -len("index.html")] if rel.endswith("index.html") else rel)
+        current["url"] = rel
+        page.goto(url, wait_until="load")
+        h1 = page.locator("article h1, .md-content h1").first
+        if h1.count() == 0 or not h1.inner_text().strip():
+            problems.append(f"{rel}: no h1 heading")
+        for tag, raw, resolved in page.evaluate(_TARGETS_JS):
+            target = _local_file(site, base, resolved.split("#")[0])
+            if target is not None and not target.is_file():
+                problems.append(f"{rel}: <{tag}> {raw!r} points to {resolved}, which is not in the site")
+        for img in page.evaluate(_IMAGES_JS):
+            if not img["ok"]:
+                problems.append(f"{rel}: image {img['src']!r} did not load")
+            if img["inArticle"] and not img["alt"]:
+                problems.append(f"{rel}: image {img['src']!r} has no alt text")
+    context.close()
+    return problems, len(pages)
+
+
+def _look_at(browser, base: str, explainer: str):
+    """Screenshots a reader would see, with checks of what makes them readable."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(base, wait_until="load")
+    page.screenshot(path=SCREENSHOTS / "home.png", full_page=True)
+    page.goto(base + explainer[: -len("index.html")], wait_until="load")
+    if page.locator("article .md-code__button, article button.md-clipboard").count() == 0:
+        problems.append(f"{explainer}: code blocks have no copy button")
+    page.screenshot(path=SCREENSHOTS / "explainer.png", full_page=True)
+    scheme = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_timeout(200)
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_timeout(200)
+    dark = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    if dark == scheme:
+        problems.append(f"the palette toggle did not switch the colour scheme (stayed {scheme!r})")
+    page.screenshot(path=SCREENSHOTS / "explainer-dark.png")
+    context.close()
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    for rel in ("", explainer[: -len("index.html")]):
+        page.goto(base + rel, wait_until="load")
+        overflow = page.evaluate(_OVERFLOW_JS)
+        if overflow > 0:
+            problems.append(f"{rel or 'home'}: {overflow}px wider than a {PHONE['width']}px phone screen")
+    page.screenshot(path=SCREENSHOTS / "explainer-phone.png")
+    phone.close()
+    return problems
+
+
+def test_every_page_in_a_browser(tmp_path, serve):
+    sync_playwright = _need_browser()
+    real = tmp_path / "site"
+    build_site(ROOT, real)
+    fixture = make_site_root(tmp_path / "fixture-root", FIXTURES / "root")
+    build_site(fixture, fixture / "out")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
+        try:
+            problems, opened = [], 0
+            for site in (real, fixture / "out"):
+                base = serve(site)
+                found, count = _check_site(browser, site, base)
+                problems += [f"[{site.name}] {p}" for p in found]
+                opened += count
+            has_real_explainer = any("Run it yourself" in p.read_text(encoding="utf-8")
+                                     for p in (real / "explainers").rglob("index.html")) \
+                if (real / "explainers").is_dir() else False
+            site = real if has_real_explainer else fixture / "out"
+            problems += _look_at(browser, serve(site), _explainer_page(site))
+        finally:
+            browser.close()
+    assert opened >= 6, f"only {opened} pages were opened"
+    assert not problems, "the site has problems in the browser:\n" + "\n".join(problems)
