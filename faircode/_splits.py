@@ -14,7 +14,7 @@ DEFAULT_ALLOCATION = {"train": 4, "leaderboard": 1, "holdout": 3}
 
 
 def _check_allocation(allocation, block_size):
-    if not isinstance(allocation, dict) or not allocation:
+    if not isinstance(allocation, dict) or not allocation:  # a list would lose the set names
         raise ValueError(f"allocation must be a non-empty dict of set name -> rows per block; got {allocation!r}")
     bad = {k: v for k, v in allocation.items()
            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0}
@@ -97,7 +97,7 @@ def systematic_labels(data, *, by=None, allocation=None, block_size=None, random
     a          4            1        3
     b          4            1        3
     """
-    allocation = dict(DEFAULT_ALLOCATION if allocation is None else allocation)
+    allocation = DEFAULT_ALLOCATION if allocation is None else allocation
     size = _check_allocation(allocation, block_size)
     rng = make_rng(random_state)
     order = _sort_order(data, by)

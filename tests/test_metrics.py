@@ -215,3 +215,12 @@ def test_unknown_reference_lists_groups():
 def test_format_rejects_other_tables():
     with pytest.raises(ValueError, match="expected the DataFrame returned by group_rates"):
         format_rates(pd.DataFrame({"x": [1]}))
+
+
+@pytest.mark.parametrize("module", ["_rates", "_gaps", "_format", "_splits"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"faircode.{module}"), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
