@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from _site_helpers import QuietHandler, build_site, make_site_root
+from _site_helpers import ROOT, QuietHandler, build_site, make_site_root
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def serve():
     """Serve a folder on 127.0.0.1 at a free port; returns a function folder -> base URL."""
     servers = []
@@ -34,3 +34,11 @@ def fixture_site(tmp_path_factory):
     site = root / "out"
     build_site(root, site)
     return root, site
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory):
+    """The repository's own site, whatever pages it has now, built with --strict into a temporary folder."""
+    site = tmp_path_factory.mktemp("real") / "site"
+    build_site(ROOT, site)
+    return site
