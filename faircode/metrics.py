@@ -10,6 +10,7 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
   times faster than ``MetricFrame(n_boot=...)`` (see ``scripts/benchmarks/bench_metrics.py``), with an option
   to resample within groups.
 """
+from faircode._disaggregate import Disaggregation, disaggregate
 from faircode._format import format_gaps, format_rates
 from faircode._gaps import gaps_between_groups, gaps_to_reference
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
@@ -17,6 +18,8 @@ from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 __all__ = [
     "DEFAULT_METRICS",
     "METRICS",
+    "Disaggregation",
+    "disaggregate",
     "format_gaps",
     "format_rates",
     "gaps_between_groups",

@@ -17,6 +17,7 @@ from sklearn.metrics import accuracy_score, precision_score
 
 from faircode.metrics import (
     METRICS,
+    disaggregate,
     format_gaps,
     format_rates,
     gaps_between_groups,
@@ -217,10 +218,20 @@ def test_format_rejects_other_tables():
         format_rates(pd.DataFrame({"x": [1]}))
 
 
-@pytest.mark.parametrize("module", ["_rates", "_gaps", "_format", "_splits"])
+@pytest.mark.parametrize("module", ["_rates", "_gaps", "_format", "_splits", "_disaggregate"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
 
     result = doctest.testmod(importlib.import_module(f"faircode.{module}"), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_disaggregate_equals_the_three_calls(data):
+    args = dict(sensitive_features=data[["race", "sex"]], metrics=["tpr", "fpr"], n_boot=30, stratify=True,
+                random_state=4, sample_weight=data["w"])
+    result = disaggregate(data["y"], data["y_pred"], reference=("White", "Male"), **args)
+    pd.testing.assert_frame_equal(result.rates, group_rates(data["y"], data["y_pred"], **args))
+    pd.testing.assert_frame_equal(result.gaps, gaps_to_reference(data["y"], data["y_pred"],
+                                                                 reference=("White", "Male"), **args))
+    pd.testing.assert_frame_equal(result.spread, gaps_between_groups(data["y"], data["y_pred"], **args))
