@@ -1,0 +1,93 @@
+"""python -m faircode.benchmark: compare strategies x models on the audits, with fairness gaps and intervals.
+
+Every audit x strategy x model x seed is one independent fit on the audit's training rows, measured on its
+test rows: accuracy, balanced accuracy and, per protected attribute, selection rates and the parity, TPR, FPR
+and precision gaps (named group minus the rest) with 95% bootstrap intervals and group sizes.
+
+Examples (from the repository root)::
+
+    python -m faircode.benchmark                                   # every audit, strategy, default models
+    python -m faircode.benchmark --audit "German Credit Lending"
+    python -m faircode.benchmark --strategy S2 --strategy S4 --model logistic_regression --seeds 5
+    python -m faircode.benchmark --csv results.csv --markdown --quiet
+
+The fits run in parallel through joblib (``--jobs``, default every core); the results are the same for any
+number of workers. A grid that outgrows one machine runs on a cluster through joblib's backend, with no change
+to faircode: call ``run_benchmark`` inside ``joblib.parallel_config`` (or the older ``parallel_backend``) with
+``n_jobs=None`` so that the backend decides how many workers to use::
+
+    # Dask: pip install "dask[distributed]"; start a scheduler and workers, then
+    import joblib
+    from dask.distributed import Client
+    from faircode.benchmark._harness import run_benchmark
+    from faircode.benchmark._report import format_results
+    client = Client("tcp://scheduler:8786")          # registers the "dask" joblib backend
+    with joblib.parallel_config(backend="dask"):
+        print(format_results(run_benchmark(seeds=20, n_jobs=None)))
+
+    # Ray: pip install "ray[default]"; ray start --head (and workers), then
+    from ray.util.joblib import register_ray
+    register_ray()
+    with joblib.parallel_config(backend="ray"):
+        print(format_results(run_benchmark(seeds=20, n_jobs=None)))
+
+The workers need this repository on their path (same commit, same requirements.lock), because each fit imports
+faircode and reads nothing but the arrays it is sent.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from faircode._audits import list_audits
+from faircode.benchmark._harness import (DEFAULT_MODELS, DEFAULT_TARGETS, N_BOOT, check_grid, print_progress,
+                                        run_benchmark)
+from faircode.benchmark._report import format_results, write_csv
+from faircode.benchmark._strategies import STRATEGIES
+from faircode.models import MODELS
+
+
+def _parser() -> argparse.ArgumentParser:
+    targets = "; ".join(f"{a}: {t.attribute} under {t.constraint}" for a, t in DEFAULT_TARGETS.items())
+    parser = argparse.ArgumentParser(
+        prog="python -m faircode.benchmark", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__.split("\n\n")[1],
+        epilog=f"S3/S4/reweighing target each audit's primary attribute ({targets}).\n\n"
+               + __doc__[__doc__.index("The fits run"):])
+    parser.add_argument("--audit", action="append", metavar="NAME",
+                        help=f"audit to run (repeatable; default all: {', '.join(list_audits())})")
+    parser.add_argument("--strategy", action="append", metavar="NAME",
+                        help=f"strategy (repeatable; default all): baseline (or S0), {', '.join(STRATEGIES[1:])}")
+    parser.add_argument("--model", action="append", metavar="NAME",
+                        help=f"model (repeatable; default {', '.join(DEFAULT_MODELS)}); one of {', '.join(MODELS)}")
+    parser.add_argument("--seeds", type=int, default=1, metavar="N",
+                        help="number of splits: the audit's own, then re-splits with the same stratified 80/20 "
+                             "recipe at seed+1, seed+2, ...; with N > 1 the table shows mean ± sd (default 1)")
+    parser.add_argument("--jobs", type=int, default=-1, metavar="N", help="parallel fits (default -1: all cores)")
+    parser.add_argument("--bootstrap", type=int, default=N_BOOT, metavar="N",
+                        help=f"bootstrap resamples for each interval (default {N_BOOT})")
+    parser.add_argument("--csv", metavar="PATH", help="also write every result row to this CSV file")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables instead of aligned text")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        audits, strategies, models = check_grid(args.audit, args.strategy, args.model, seeds=args.seeds)
+    except ValueError as err:
+        parser.error(str(err))
+    results = run_benchmark(audits, strategies, models, seeds=args.seeds, n_jobs=args.jobs, n_boot=args.bootstrap,
+                            progress=None if args.quiet else print_progress)
+    print(format_results(results, markdown=args.markdown), end="")
+    if args.csv:
+        write_csv(results, args.csv)
+        if not args.quiet:
+            print(f"wrote {len(results)} rows to {args.csv}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""The benchmark's strategies: what a model may see and how it is corrected.
+
+``baseline``/``S0``, ``S1`` and ``S2`` are feature sets that :func:`faircode.benchmark.load_audit` builds; the
+mitigations fitted here all use the S2 features (no protected column, no proxy) and receive the protected
+attribute only as ``sensitive_features`` (or, for reweighing, only through the sample weights):
+
+- ``S3``: fairlearn's :class:`~fairlearn.reductions.ExponentiatedGradient` (in-processing) under a named
+  constraint;
+- ``S4``: fairlearn's :class:`~fairlearn.postprocessing.ThresholdOptimizer` (per-group thresholds), its
+  thresholds fitted on training rows the base model did not see;
+- ``reweighing``: Kamiran and Calders' reweighing (pre-processing), which fairlearn does not provide.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from fairlearn.postprocessing import ThresholdOptimizer
+from fairlearn.reductions import DemographicParity, EqualizedOdds, ExponentiatedGradient, TruePositiveRateParity
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import Pipeline
+
+__all__ = ["STRATEGIES", "FEATURE_STRATEGIES", "MITIGATIONS", "CONSTRAINTS", "canonical_strategy",
+           "reweighing_weights", "fit_strategy"]
+
+#: Strategies whose features come straight from ``load_audit``.
+FEATURE_STRATEGIES = ("baseline", "S1", "S2")
+#: Strategies fitted here, on the S2 features, with the protected attribute as ``sensitive_features``.
+MITIGATIONS = ("S3", "S4", "reweighing")
+STRATEGIES = FEATURE_STRATEGIES + MITIGATIONS
+_ALIASES = {"S0": "baseline"}
+
+#: Constraint names shared by S3 (reductions moment) and S4 (ThresholdOptimizer ``constraints=``).
+CONSTRAINTS = {
+    "demographic_parity": DemographicParity,
+    "true_positive_rate_parity": TruePositiveRateParity,
+    "equalized_odds": EqualizedOdds,
+}
+
+# ExponentiatedGradient refits its base estimator once per iteration; 50 (fairlearn's default) makes S3 the
+# slowest cell of the grid by far, and its gap stops moving well before that on these audits.
+EG_MAX_ITER = 20
+EG_EPS = 0.01
+
+
+def canonical_strategy(name: str) -> str:
+    """Return the harness's name for `name` (``"S0"`` is ``"baseline"``); ValueError listing valid names."""
+    name = _ALIASES.get(name, name)
+    if name not in STRATEGIES:
+        valid = ", ".join(repr(s) for s in ("baseline", "S0") + STRATEGIES[1:])
+        raise ValueError(f"unknown strategy {name!r}; the strategies are: {valid}")
+    return name
+
+
+def _check_constraint(constraint: str) -> None:
+    if constraint not in CONSTRAINTS:
+        valid = ", ".join(repr(c) for c in CONSTRAINTS)
+        raise ValueError(f"unknown constraint {constraint!r}; the constraints are: {valid}")
+
+
+def reweighing_weights(y, *, sensitive_features) -> np.ndarray:
+    """Kamiran and Calders' reweighing weights, one per row.
+
+    Each row of group ``g`` with label ``y`` gets ``w(g, y) = P(g) P(y) / P(g, y)``, the weight that makes
+    group and label statistically independent in the weighted training data. fairlearn has no pre-processing
+    reweighing, hence this function.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels.
+    sensitive_features : array-like of shape (n,)
+        Group of each row (any hashable values).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,)
+        The weights. All equal to 1 means group and label are already independent (parity in the labels).
+
+    Raises
+    ------
+    ValueError
+        If the lengths differ or there is only one group.
+
+    References
+    ----------
+    Kamiran, F. and Calders, T. (2012). Data preprocessing techniques for classification without
+    discrimination. Knowledge and Information Systems 33(1), 1-33.
+
+    Examples
+    --------
+    >>> reweighing_weights([1, 0, 0, 1], sensitive_features=["a", "a", "b", "b"]).tolist()
+    [1.0, 1.0, 1.0, 1.0]
+    >>> reweighing_weights([1, 1, 0, 0], sensitive_features=["a", "a", "a", "b"]).round(3).tolist()
+    [0.75, 0.75, 1.5, 0.5]
+    """
+    y = np.asarray(y)
+    groups = np.asarray(sensitive_features)
+    if y.shape != groups.shape or y.ndim != 1:
+        raise ValueError(f"y and sensitive_features must be 1-d and of equal length; got shapes {y.shape} "
+                         f"and {groups.shape}")
+    _, g = np.unique(groups, return_inverse=True)
+    _, lab = np.unique(y, return_inverse=True)
+    if g.max(initial=0) < 1:
+        raise ValueError(f"reweighing needs at least 2 groups in sensitive_features; got {np.unique(groups)}")
+    n = len(y)
+    joint = np.zeros((g.max() + 1, lab.max() + 1))
+    np.add.at(joint, (g, lab), 1.0)
+    expected = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True) / n
+    # Every (g, y) cell that holds a row has joint > 0, so the division is safe where it is used.
+    return (expected[g, lab] / joint[g, lab]).astype(float)
+
+
+def _fit_weighted(model, X, y, weights):
+    """Fit `model` with sample weights, routed to the last step when it is a Pipeline."""
+    if isinstance(model, Pipeline):
+        return model.fit(X, y, **{f"{model.steps[-1][0]}__sample_weight": weights})
+    return model.fit(X, y, sample_weight=weights)
+
+
+def _weight_name(model) -> str:
+    return f"{model.steps[-1][0]}__sample_weight" if isinstance(model, Pipeline) else "sample_weight"
+
+
+class FittedStrategy:
+    """A fitted strategy: ``predict(X, sensitive)`` gives 0/1 predictions; ``estimator`` is what was fitted."""
+
+    def __init__(self, strategy, estimator, random_state, uses_sensitive):
+        self.strategy = strategy
+        self.estimator = estimator
+        self.random_state = random_state
+        self.uses_sensitive = uses_sensitive
+
+    def predict(self, X, sensitive):
+        """0/1 predictions for X; `sensitive` goes to S4 as sensitive_features and is ignored otherwise."""
+        if self.strategy == "S4":
+            out = self.estimator.predict(X, sensitive_features=sensitive, random_state=self.random_state)
+        elif self.strategy == "S3":
+            out = self.estimator.predict(X, random_state=self.random_state)
+        else:
+            out = self.estimator.predict(X)
+        return np.asarray(out).astype(int)
+
+
+def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constraint: str = "demographic_parity",
+                 random_state: int = 0, threshold_fraction: float = 0.5) -> FittedStrategy:
+    """Fit `model` on (X, y) under `strategy`.
+
+    Parameters
+    ----------
+    strategy : str
+        One of :data:`STRATEGIES` (or ``"S0"``). For the feature strategies `X` must already hold that
+        strategy's columns; for ``S3``, ``S4`` and ``reweighing`` it must hold the S2 columns.
+    model : sklearn estimator
+        Unfitted; cloned by fairlearn where it needs copies.
+    X : DataFrame
+        Training features. The protected attribute is never one of them for the mitigations.
+    y : array-like
+        0/1 training labels.
+    sensitive_features : array-like, keyword-only
+        The protected attribute of each training row; required by the mitigations, unused otherwise.
+    constraint : str
+        For S3 and S4: ``"demographic_parity"``, ``"true_positive_rate_parity"`` or ``"equalized_odds"``.
+    random_state : int
+        Seeds S4's split of the training rows and the randomised predictions of S3 and S4.
+    threshold_fraction : float
+        For S4: the share of training rows held back from the base model to fit the thresholds on.
+
+    Returns
+    -------
+    FittedStrategy
+    """
+    strategy = canonical_strategy(strategy)
+    y = np.asarray(y)
+    if strategy in FEATURE_STRATEGIES:
+        return FittedStrategy(strategy, model.fit(X, y), random_state, uses_sensitive=False)
+    if sensitive_features is None:
+        raise ValueError(f"strategy {strategy!r} needs sensitive_features (the protected attribute of each row)")
+    sensitive = np.asarray(sensitive_features)
+    if strategy == "reweighing":
+        weights = reweighing_weights(y, sensitive_features=sensitive)
+        return FittedStrategy(strategy, _fit_weighted(model, X, y, weights), random_state, uses_sensitive=False)
+    _check_constraint(constraint)
+    if strategy == "S3":
+        eg = ExponentiatedGradient(model, CONSTRAINTS[constraint](), eps=EG_EPS, max_iter=EG_MAX_ITER,
+                                   sample_weight_name=_weight_name(model))
+        eg.fit(X, y, sensitive_features=sensitive)
+        return FittedStrategy(strategy, eg, random_state, uses_sensitive=False)
+    # S4: thresholds must be fitted on rows the base model has not memorised, or they correct a training-set
+    # picture of its errors. Stratify the split on group and label so both parts hold every cell.
+    cells = pd.Series(sensitive).astype(str).to_numpy() + "|" + y.astype(str)
+    base_rows, threshold_rows = train_test_split(np.arange(len(y)), test_size=threshold_fraction,
+                                                 stratify=cells, random_state=random_state)
+    base_rows.sort()
+    threshold_rows.sort()
+    model.fit(X.iloc[base_rows], y[base_rows])
+    to = ThresholdOptimizer(estimator=model, constraints=constraint, prefit=True, predict_method="predict_proba")
+    to.fit(X.iloc[threshold_rows], y[threshold_rows], sensitive_features=sensitive[threshold_rows])
+    return FittedStrategy(strategy, to, random_state, uses_sensitive=True)
