@@ -10,7 +10,7 @@ import sys
 import time
 
 from ._cache import Cache, dependencies_digest, page_key
-from ._execute import Job, run_jobs
+from ._execute import Job, run_jobs, warm_up
 from ._files import file_sha256, sha256, write_if_changed
 from ._pages import PageError, discover, might_run, read_page
 
@@ -230,6 +230,8 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
             summary.cached.append(path)
             reporter.line(f"[cache] {path}: code unchanged, output re-injected")
             continue
+        if not jobs:
+            warm_up(config.preload)
         pages[path] = (page, key)
         jobs.append(Job(path, page.script_path, page.runnable, timeout, source))
 

@@ -11,7 +11,13 @@ DEFAULTS = {
     "audit_manifest": "audit.toml",
     "dpi": 100,
     "cache": ".cache/pagebuild.json",
-    "preload": ["numpy", "pandas", "scipy.stats", "sklearn", "matplotlib.pyplot", "fairlearn.metrics"],
+    # Imported once by the fork server, so no page pays for them: what faircode and the pages use.
+    "preload": [
+        "numpy", "pandas", "scipy.stats", "matplotlib.pyplot",
+        "sklearn.ensemble", "sklearn.linear_model", "sklearn.tree", "sklearn.model_selection",
+        "sklearn.metrics", "sklearn.pipeline", "sklearn.preprocessing",
+        "fairlearn.metrics", "fairlearn.reductions", "fairlearn.postprocessing",
+    ],
 }
 
 

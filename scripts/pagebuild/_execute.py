@@ -67,6 +67,14 @@ def _context(preload):
     return context
 
 
+def warm_up(preload):
+    """Start the fork server now, so its imports overlap with the rest of the build's preparation."""
+    import multiprocessing.forkserver
+
+    _context(preload)
+    multiprocessing.forkserver.ensure_running()
+
+
 def _kill(state):
     try:
         os.killpg(state.process.pid, signal.SIGKILL)

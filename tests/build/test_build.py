@@ -1,5 +1,6 @@
 """The build end to end on fixture pages, in a temporary repository root."""
 import pathlib
+import shutil
 import time
 
 from markdown_it import MarkdownIt
@@ -7,6 +8,7 @@ from markdown_it import MarkdownIt
 from scripts.pagebuild._cli import main
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 
 COUNTER = """---
 title: Counter
@@ -183,3 +185,20 @@ def test_page_without_runnable_code_is_skipped(site):
     summary = site.build()
     assert summary.ok and summary.skipped == ["explainers/prose-only.md"]
     assert not (site.root / "explainers/code").exists()
+
+
+def test_audit_page_runs_against_faircode_from_the_root(site):
+    """A page in an audit folder is found, runs from the root against faircode, and keeps its figure."""
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    shutil.copytree(repo / "faircode", site.root / "faircode", ignore=shutil.ignore_patterns("__pycache__"))
+    audit = site.root / "German Credit Lending"
+    shutil.copytree(repo / "German Credit Lending", audit, ignore=shutil.ignore_patterns("*.md", "code", "figures"))
+    (audit / "age-rates.md").write_text((FIXTURES / "credit-age-rates.md").read_text())
+    summary = site.build()
+    assert summary.ok, summary.failures
+    assert summary.ran == ["German Credit Lending/age-rates.md"]
+    text = (audit / "age-rates.md").read_text()
+    assert "test rows: 200" in text and "random_forest" in text
+    assert "](figures/age-rates-1.png)" in text and (audit / "figures/age-rates-1.png").is_file()
+    script = (audit / "code/age-rates.py").read_text()
+    assert "PYTHONPATH=. python3 'German Credit Lending/code/age-rates.py'" in script
