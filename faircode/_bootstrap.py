@@ -23,6 +23,8 @@ _COL = {name: i for i, name in enumerate(SUMS)}
 
 # Upper bound on the size of one block of multinomial draws, to keep memory flat for large n_boot.
 _BLOCK_BYTES = 64 * 2**20
+# Above this many categories per row drawn, counting drawn row indices beats numpy's multinomial.
+_MULTINOMIAL_MAX_CATEGORIES = 0.05
 
 
 @dataclass(frozen=True)
@@ -74,11 +76,23 @@ def point_sums(cats: Categories) -> np.ndarray:
 
 
 def _draw(rng: np.random.Generator, n: int, count: np.ndarray, n_boot: int):
-    """Yield blocks of multinomial category counts for n draws, n_boot resamples in all."""
-    block = max(1, min(n_boot, _BLOCK_BYTES // (8 * max(1, len(count)))))
-    pvals = count / count.sum()
+    """Yield blocks of category counts for n draws with replacement, n_boot resamples in all."""
+    k = len(count)
+    if k <= _MULTINOMIAL_MAX_CATEGORIES * n:
+        block = max(1, min(n_boot, _BLOCK_BYTES // (8 * k)))
+        pvals = count / count.sum()
+        for start in range(0, n_boot, block):
+            yield start, rng.multinomial(n, pvals, size=min(block, n_boot - start))
+        return
+    # Nearly one category per row (e.g. distinct weights): numpy's multinomial costs a binomial draw per
+    # category, so drawing row indices and counting them is cheaper; the counts have the same distribution.
+    row_category = np.repeat(np.arange(k), count)
+    block = max(1, min(n_boot, _BLOCK_BYTES // (8 * max(k, n))))
     for start in range(0, n_boot, block):
-        yield start, rng.multinomial(n, pvals, size=min(block, n_boot - start))
+        size = min(block, n_boot - start)
+        rows = row_category[rng.integers(0, n, size=(size, n))]
+        rows += (np.arange(size) * k)[:, None]
+        yield start, np.bincount(rows.ravel(), minlength=size * k).reshape(size, k)
 
 
 def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stratify: bool) -> np.ndarray:

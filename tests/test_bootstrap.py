@@ -126,3 +126,23 @@ def test_percentile_interval_matches_numpy_nanquantile():
 def test_bad_random_state():
     with pytest.raises(ValueError, match="random_state must be an int seed or a numpy.random.Generator; got str"):
         group_rates([0, 1], [0, 1], sensitive_features=["a", "b"], n_boot=5, random_state="x")
+
+
+@pytest.mark.parametrize("share", [1.0, 0.0])
+def test_both_resampling_routes_give_multinomial_cell_counts(monkeypatch, share):
+    """Drawing category counts (share=1) or row indices (share=0) gives each cell's weighted total the mean
+    and variance of resampling rows: mean = total, variance = n * var(row contribution)."""
+    monkeypatch.setattr(_bootstrap, "_MULTINOMIAL_MAX_CATEGORIES", share)
+    rng = np.random.default_rng(8)
+    n, n_boot = 400, 4000
+    group = np.where(rng.random(n) < 0.3, "a", "b")
+    y, y_pred = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    w = rng.choice([0.5, 1.0, 2.5], n)
+    codes = encode_groups(group, n).codes
+    sums = bootstrap_sums(categorize(codes, y, y_pred, w, 2), n_boot, np.random.default_rng(1), stratify=False)
+    contribution = np.where(codes == 0, w, 0.0)  # each row's contribution to cell a's total weight
+    mean, var = contribution.sum(), n * contribution.var()
+    observed = sums[:, 0, 0]
+    assert abs(observed.mean() - mean) <= 4 * np.sqrt(var / n_boot)
+    # The sample variance of B draws has a relative standard error of about sqrt(2 / B).
+    assert abs(observed.var() / var - 1) <= 4 * np.sqrt(2 / n_boot)
