@@ -1,9 +1,28 @@
 """faircode: the shared package of The Fair Code Project's explainer pages.
 
-Audit data (``load_audit``, ``list_audits``), model builder (``build_model``), and, in submodules, metrics,
-splits and the benchmark harness.
+- audit data: ``load_audit``, ``list_audits`` (also importable from ``faircode.benchmark``, as the pages do);
+- models: ``build_model``;
+- metrics (``faircode.metrics``): rates per group and intersection with counts, gaps, bootstrap intervals;
+- splits (``faircode.splits``): systematic sampling in blocks, group x label stratified folds;
+- the strategy comparison: ``python -m faircode.benchmark``.
 """
 from faircode._audits import AuditData, DataFileError, list_audits, load_audit
+from faircode.metrics import (
+    DEFAULT_METRICS,
+    METRICS,
+    Disaggregation,
+    disaggregate,
+    format_gaps,
+    format_rates,
+    gaps_between_groups,
+    gaps_to_reference,
+    group_rates,
+)
 from faircode.models import MODELS, build_model
+from faircode.splits import group_label_cells, group_label_folds, systematic_labels, systematic_split
 
-__all__ = ["AuditData", "DataFileError", "MODELS", "build_model", "list_audits", "load_audit"]
+__all__ = [
+    "AuditData", "DataFileError", "DEFAULT_METRICS", "Disaggregation", "METRICS", "MODELS", "build_model",
+    "disaggregate", "format_gaps", "format_rates", "gaps_between_groups", "gaps_to_reference", "group_label_cells",
+    "group_label_folds", "group_rates", "list_audits", "load_audit", "systematic_labels", "systematic_split",
+]
