@@ -65,31 +65,30 @@ for key, value in record.items():
     print(f"{key:<{width}}  {value}")
 
 # %%
-from faircode.metrics import format_rates, group_rates
+from faircode.metrics import disaggregate, format_rates, group_rates
 
-
-def rates(groups, metrics=METRICS):
-    """Every rate of the design for one set of groups, with counts and bootstrap intervals."""
-    return group_rates(y_test, y_pred, sensitive_features=GROUPS[groups], metrics=metrics,
+# One call per set of groups: rates, gaps to the reference and their intervals, all from the same resamples.
+results = {
+    name: disaggregate(y_test, y_pred, sensitive_features=features, reference=REFERENCE[name], metrics=METRICS,
                        min_count=MIN_COUNT, n_boot=N_BOOT, confidence=CONFIDENCE, random_state=SEED)
-
-
+    for name, features in GROUPS.items()
+}
 everyone = group_rates(y_test, y_pred, sensitive_features={"": np.full(len(y_test), "all test rows")},
-                       metrics=METRICS, min_count=MIN_COUNT, n_boot=N_BOOT, random_state=SEED)
+                       metrics=METRICS, min_count=MIN_COUNT, n_boot=N_BOOT, confidence=CONFIDENCE,
+                       random_state=SEED)
 print(format_rates(everyone).rename_axis(None).to_string())
 for name in ("sex", "race", "age band"):
     print()
-    print(format_rates(rates(name)).to_string())
+    print(format_rates(results[name].rates).to_string())
 
 # %%
-from faircode.metrics import format_gaps, gaps_to_reference
+from faircode.metrics import format_gaps
 
 
-def gaps(groups, metrics=GAP_METRICS):
-    """Each cell's rates against the reference cell's: difference and ratio, each with its interval."""
-    return gaps_to_reference(y_test, y_pred, sensitive_features=GROUPS[groups], reference=REFERENCE[groups],
-                             metrics=metrics, min_count=MIN_COUNT, n_boot=N_BOOT, confidence=CONFIDENCE,
-                             random_state=SEED)
+def gaps(name):
+    """Each cell's model metrics against the reference cell's: difference and ratio, each with its interval."""
+    table = results[name].gaps
+    return table[table.index.get_level_values("metric").isin(GAP_METRICS)]
 
 
 print(f"reference: {REFERENCE['sex']}")
@@ -102,7 +101,8 @@ for name in ("race", "age band"):
     print()
 
 # %%
-cells = rates("race x sex", metrics=GAP_METRICS)
+rates = results["race x sex"].rates
+cells = rates[rates.index.get_level_values("metric").isin(GAP_METRICS)]  # base rate left out to fit the width
 print(format_rates(cells).to_string())
 
 # %%
