@@ -27,7 +27,7 @@ def serve():
         server.server_close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory):
     """The site built around the fixture pages: (source root, site folder)."""
     root = make_site_root(tmp_path_factory.mktemp("fixture-root"))

@@ -1,0 +1,152 @@
+"""The site built around fixture pages: navigation from front matter, related links, provenance, notebooks."""
+import filecmp
+import hashlib
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from _site_helpers import ROOT, build_site, make_site_root
+from scripts.site import PageMetadataError, load_explainers
+
+PAGE = "explainers/fixture-selection-rate/index.html"
+
+
+def _soup(site, rel):
+    return BeautifulSoup((site / rel).read_text(encoding="utf-8"), "html.parser")
+
+
+def _article(site, rel):
+    return _soup(site, rel).select_one("article")
+
+
+def test_navigation_follows_front_matter(fixture_site):
+    _, site = fixture_site
+    tabs = [a.get_text(strip=True) for a in _soup(site, "index.html").select(".md-tabs__link")]
+    # Themes in CONTRIBUTING's order; themes without a page have no tab; audits last.
+    assert tabs == ["Home", "Concept index", "Evaluation design", "Metrics", "Audits"]
+    sidebar = [a.get_text(" ", strip=True) for a in _soup(site, PAGE).select(".md-nav--primary .md-nav__link")]
+    assert "Fixture Audit write-up" in sidebar and "Data card" in sidebar
+
+
+def test_home_page_reaches_every_page_in_one_click(fixture_site):
+    _, site = fixture_site
+    links = {a["href"] for a in _article(site, "index.html").select("a[href]")}
+    assert {"explainers/fixture-holdout/", "explainers/fixture-selection-rate/", "concepts/",
+            "Fixture%20Audit/fixture-audit/", "Fixture%20Audit/DATA/"} <= links
+    text = _article(site, "index.html").get_text(" ", strip=True)
+    assert text.count("No page yet.") == 3  # uncertainty, shift and robustness, mitigation
+
+
+def test_concept_index_lists_every_definition(fixture_site):
+    _, site = fixture_site
+    entries = [(dt.get_text(strip=True), dd.get_text(" ", strip=True))
+               for dt, dd in zip(_article(site, "concepts/index.html").select("dt"),
+                                 _article(site, "concepts/index.html").select("dd"))]
+    assert entries == [
+        ("Fixture Holdout", "A second test page, in another theme, with no generated script. (evaluation design)"),
+        ("Fixture Selection Rate",
+         "A test page that compares how often a model says yes in each of two groups. (metrics)"),
+    ]
+
+
+def test_links_to_missing_pages_become_text(fixture_site):
+    _, site = fixture_site
+    article = _article(site, PAGE)
+    related = article.find(id="related-concepts").find_next("ul")
+    assert [a["href"] for a in related.select("a")] == ["../fixture-holdout/"]
+    text = related.get_text(" ", strip=True)
+    assert "Equalized Odds: a page that does not exist yet" in text
+    assert "Calibration Within Groups, with an anchor" in text
+    assert "[Equalized Odds](equalized-odds.md)" in related.select_one("code").get_text()
+    writeup = _article(site, "Fixture%20Audit/fixture-audit/index.html".replace("%20", " "))
+    assert [a.get_text() for a in writeup.select("p a")] == ["Fixture Selection Rate", "data card"]
+    assert "Disaggregated Evaluation" in writeup.get_text()
+
+
+def test_fence_options_of_the_build_render_as_code(fixture_site):
+    _, site = fixture_site
+    article = _article(site, PAGE)
+    assert "```" not in article.get_text()
+    code = [pre.get_text() for pre in article.select("pre")]
+    assert any('load_audit("Fixture Audit")' in c for c in code)
+    assert article.select_one(".highlight .filename").get_text() == "Sketch: shown, not run by the build"
+
+
+def test_run_it_yourself_names_script_notebook_and_inputs(fixture_site):
+    root, site = fixture_site
+    heading = _article(site, PAGE).find(id="run-it-yourself")
+    section = BeautifulSoup("".join(str(el) for el in heading.find_next_siblings()), "html.parser")
+    text = section.get_text(" ", strip=True)
+    assert section.select_one("pre").get_text().strip() == "PYTHONPATH=. python3 explainers/code/fixture-selection-rate.py"
+    digest = hashlib.sha256((root / "Fixture Audit" / "tiny.csv").read_bytes()).hexdigest()
+    data = section.select_one(".provenance li")
+    assert data.select_one("a")["href"] == "../../Fixture%20Audit/tiny.csv"
+    assert data.get_text(" ", strip=True) == f"Fixture Audit/tiny.csv , SHA-256 {digest}"
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "requirements.lock").read_text(), re.MULTILINE))
+    for name in ("fairlearn", "scikit-learn", "pandas", "numpy"):
+        assert f"{name} {pins[name]}" in text
+    download = section.select_one("a[download]")["href"]
+    notebook = json.loads((site / "explainers/fixture-selection-rate" / download).read_text(encoding="utf-8"))
+    code = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    assert any('data = load_audit("Fixture Audit")' in c for c in code)
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+    assert (site / "explainers/notebooks/fixture-selection-rate/index.html").is_file()
+    # The generated script is published as a file to download, never taken for a page by mkdocs-jupyter.
+    assert (site / "explainers/code/fixture-selection-rate.py").read_bytes() == \
+        (root / "explainers/code/fixture-selection-rate.py").read_bytes()
+    assert not (site / "explainers/code/fixture-selection-rate").exists()
+    assert "Run it yourself" not in _article(site, "explainers/fixture-holdout/index.html").get_text()
+
+
+def test_two_builds_are_byte_identical(fixture_site, tmp_path):
+    _, first = fixture_site
+    root = make_site_root(tmp_path / "elsewhere")  # another folder: no absolute path may leak into the site
+    second = root / "out"
+    build_site(root, second)
+    files = sorted(p.relative_to(first).as_posix() for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second).as_posix() for p in second.rglob("*") if p.is_file())
+    # The sitemap carries mkdocs' build date by design; everything a reader opens must not.
+    compared = [f for f in files if not f.startswith("sitemap.xml")]
+    _, mismatch, errors = filecmp.cmpfiles(first, second, compared, shallow=False)
+    assert not mismatch and not errors
+
+
+def test_site_builds_with_no_pages_at_all(tmp_path):
+    root = make_site_root(tmp_path / "empty", pages=None)
+    build_site(root, root / "out")
+    home = _article(root / "out", "index.html").get_text(" ", strip=True)
+    assert home.count("No page yet.") == 5 and "No audit yet." in home
+    assert "No explainer has been published yet." in _article(root / "out", "concepts/index.html").get_text()
+
+
+@pytest.mark.parametrize("front_matter, message", [
+    ("title: T\ntheme: metric\norder: 1\ndefinition: D.",
+     "explainers/bad.md: front matter theme is 'metric'; expected one of: 'evaluation design', 'metrics', "
+     "'uncertainty', 'shift and robustness', 'mitigation'"),
+    ("title: T\ntheme: metrics\norder: 1",
+     "explainers/bad.md: front matter lacks 'definition'; every explainer needs title, theme, order, definition"),
+    ("title: T\ntheme: metrics\norder: first\ndefinition: D.",
+     "explainers/bad.md: front matter 'order' is 'first'; expected a number"),
+])
+def test_bad_front_matter_is_named_with_its_page(tmp_path, front_matter, message):
+    (tmp_path / "explainers").mkdir()
+    (tmp_path / "explainers" / "bad.md").write_text(f"---\n{front_matter}\n---\n\n# T\n", encoding="utf-8")
+    with pytest.raises(PageMetadataError) as caught:
+        load_explainers(tmp_path)
+    assert message in str(caught.value)
+
+
+def test_bad_front_matter_fails_the_build(tmp_path):
+    root = make_site_root(tmp_path / "bad", pages=None)
+    (root / "explainers").mkdir()
+    (root / "explainers" / "bad.md").write_text("---\ntitle: T\ntheme: metric\norder: 1\ndefinition: D.\n---\n",
+                                                encoding="utf-8")
+    result = build_site(root, root / "out", check=False)
+    assert result.returncode != 0
+    assert "explainers/bad.md: front matter theme is 'metric'; expected one of:" in result.stderr + result.stdout
+
+
+def test_the_repository_site_builds_strict(real_site):
+    assert (real_site / "index.html").is_file() and (real_site / "concepts" / "index.html").is_file()
