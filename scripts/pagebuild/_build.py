@@ -160,7 +160,7 @@ class _Assembler:
         if actual is None:
             self.summary.differences.append((path, "is missing; the build would create it"))
             return
-        diff = difflib.unified_diff(actual.splitlines(), expected.splitlines(), f"{path} (committed)",
+        diff = difflib.unified_diff(actual.splitlines(), expected.splitlines(), f"{path} (on disk)",
                                     f"{path} (built)", lineterm="", n=1)
         shown = list(diff)
         more = f"\n... {len(shown) - 30} more diff lines" if len(shown) > 30 else ""
@@ -245,6 +245,8 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
         assembler.finish(page, key, outputs)
         summary.ran.append(page.path)
 
+    if not only:
+        _orphans(config, paths, summary, write)
     run_jobs(jobs, parallel=parallel or os.cpu_count() or 1, dpi=config.dpi, preload=config.preload,
              root=root, on_start=reporter.start, on_finish=finished)
     summary.seconds = time.monotonic() - started
@@ -258,3 +260,23 @@ def _cached_outputs(root, entry, key, write):
     if write and any(file_sha256(root / path) != sha for path, sha in entry["figures"].items()):
         return None  # a figure was deleted or edited: run to redraw it
     return [(stdout, [(alt, sha, None) for alt, sha in drawn]) for stdout, drawn in entry["outputs"]]
+
+
+def _orphans(config, paths, summary, write):
+    """Generated scripts (and their figures) whose page no longer exists: removed by a build, reported by a check."""
+    root = config.root
+    folders = {str(pathlib.PurePosixPath(p).parent) for p in paths} | {"explainers"}
+    for folder in sorted(folders):
+        for script in sorted((root / folder / "code").glob("*.py")):
+            page = f"{folder}/{script.stem}.md"
+            if page in paths or not script.read_text(encoding="utf-8").startswith("# Generated from "):
+                continue
+            figures = [f for f in sorted((root / folder / "figures").glob(f"{script.stem}-*.png"))
+                       if _figure_number(f.name, script.stem) is not None]
+            for path in [script, *figures]:
+                relative = path.relative_to(root).as_posix()
+                if write:
+                    path.unlink()
+                    summary.written.append(relative)
+                else:
+                    summary.differences.append((relative, f"was generated from {page}, which no longer exists"))

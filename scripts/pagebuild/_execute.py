@@ -111,6 +111,15 @@ def run_jobs(jobs, *, parallel, dpi, preload, root, on_start=None, on_finish=Non
     context = _context(preload)
     pending = collections.deque(jobs)
     running, results = [], {}
+    try:
+        _loop(context, pending, running, results, parallel, dpi, root, on_start, on_finish)
+    finally:
+        for state in running:  # interrupted (Ctrl-C, an error in a callback): no page keeps running
+            _kill(state)
+    return [results[job.path] for job in jobs]
+
+
+def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_finish):
     while pending or running:
         while pending and len(running) < max(1, parallel):
             job = pending.popleft()
@@ -159,4 +168,3 @@ def run_jobs(jobs, *, parallel, dpi, preload, root, on_start=None, on_finish=Non
             results[state.job.path] = result
             if on_finish:
                 on_finish(result)
-    return [results[job.path] for job in jobs]

@@ -202,3 +202,14 @@ def test_audit_page_runs_against_faircode_from_the_root(site):
     assert "](figures/age-rates-1.png)" in text and (audit / "figures/age-rates-1.png").is_file()
     script = (audit / "code/age-rates.py").read_text()
     assert "PYTHONPATH=. python3 'German Credit Lending/code/age-rates.py'" in script
+
+
+def test_a_deleted_page_leaves_no_generated_files(site):
+    page = site.add("group-rates.md")
+    site.build()
+    page.unlink()
+    differences = sorted(path for path, _ in site.check().differences)
+    assert differences == ["explainers/code/group-rates.py", "explainers/figures/group-rates-1.png"]
+    summary = site.build()
+    assert sorted(summary.written) == differences
+    assert not (site.root / "explainers/code/group-rates.py").exists()
