@@ -166,6 +166,10 @@ def stage_notebook(script_path: pathlib.Path, notebook_path: pathlib.Path, title
     notebook.metadata.pop("jupytext", None)
     intro = (f"# {title}: notebook\n\nThe code of the page, cell for cell as in `{script_uri}`. Run it with the "
              "repository root as the working directory, in the project's environment (`make` sets it up).")
+    first = notebook.cells[0] if notebook.cells else None
+    if first is not None and first.cell_type == "code" and all(
+            line.startswith("#") for line in first.source.splitlines() if line.strip()):
+        notebook.cells.pop(0)  # the script's "generated, do not edit" header; the intro below replaces it
     notebook.cells.insert(0, new_markdown_cell(intro))
     for number, cell in enumerate(notebook.cells):
         cell["id"] = f"cell-{number}"  # nbformat draws random cell ids; fixed ones keep rebuilds byte-identical

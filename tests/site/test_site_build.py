@@ -90,7 +90,8 @@ def test_run_it_yourself_names_script_notebook_and_inputs(fixture_site):
     download = section.select_one("a[download]")["href"]
     notebook = json.loads((site / "explainers/fixture-selection-rate" / download).read_text(encoding="utf-8"))
     code = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
-    assert any('data = load_audit("Fixture Audit")' in c for c in code)
+    assert code == ['from faircode.benchmark import load_audit\n\ndata = load_audit("Fixture Audit")\nprint(data.y.mean())']
+    assert "".join(notebook["cells"][0]["source"]).startswith("# Fixture Selection Rate: notebook")
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
     assert (site / "explainers/notebooks/fixture-selection-rate/index.html").is_file()
     # The generated script is published as a file to download, never taken for a page by mkdocs-jupyter.
