@@ -5,7 +5,7 @@
 # %%
 import numpy as np
 import pandas as pd
-from faircode.benchmark import load_audit
+from faircode import load_audit
 from faircode.splits import systematic_labels
 
 data = load_audit("Benefits Denial")
@@ -73,8 +73,9 @@ from faircode.models import build_model
 codes = SET_CODES
 train, board, holdout = (np.flatnonzero(codes == k) for k in range(3))
 y = data.y.to_numpy()
-model = build_model("logistic_regression", data.random_state).fit(data.X.iloc[train], y[train])
-base_logit = model.decision_function(data.X)
+model = build_model("logistic_regression", data.random_state)  # the S2 features, as in the audit
+model.fit(data.X.iloc[train], y[train])
+base_logit = model.decision_function(data.X)  # log-odds for every row; only leaderboard and holdout are scored
 MISSING_SHARE = 0.4
 
 

@@ -5,17 +5,18 @@
 # %%
 import numpy as np
 import pandas as pd
-from faircode.benchmark import load_audit
+from faircode import load_audit
 from faircode.metrics import group_rates
 from faircode.models import build_model
 
-data = load_audit("Benefits Denial")  # S2: core features, no protected columns or proxies
-train, test = data.idx_train, data.idx_test
+data = load_audit("Benefits Denial")  # default strategy S2: core features only, no protected columns or proxies
+features, outcome = data.X, data.y.to_numpy()
 model = build_model("logistic_regression", data.random_state)
-model.fit(data.X.iloc[train], data.y.iloc[train])
-pred = model.predict(data.X.iloc[test])
-y = data.y.to_numpy()[test]
-sex = pd.Series(np.where(data.masks["sex"].to_numpy()[test] == 1, "women", "men"), name="sex")
+model.fit(features.iloc[data.idx_train], outcome[data.idx_train])
+test = data.idx_test  # the audit's fixed 20% test rows
+pred, y = model.predict(features.iloc[test]), outcome[test]
+is_woman = data.masks["sex"].to_numpy()[test] == 1
+sex = pd.Series(np.where(is_woman, "women", "men"), name="sex")
 women = (sex == "women").to_numpy()
 
 METRICS = ["base_rate", "selection_rate", "tpr", "fpr", "precision"]
