@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 _ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -38,15 +38,14 @@ def _root(config) -> pathlib.Path:
     return pathlib.Path(config.config_file_path).resolve().parent
 
 
-def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path,
-         inclusion: InclusionLevel = InclusionLevel.UNDEFINED) -> File:
+def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path) -> File:
     existing = files.get_file_from_path(src_uri)
     if existing is not None:
         raise PluginError(f"{src_uri}: the site already has a file at this path (from {config.docs_dir}); "
                           "a page outside docs_dir cannot share it")
     # A File with a real src_dir, not File.generated: mkdocs-jupyter's NotebookFile wrapper derives the
     # source path from src_dir and would lose a path given only as abs_src_path.
-    file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls, inclusion=inclusion)
+    file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
     files.append(file)
     return file
 
@@ -99,7 +98,7 @@ def on_files(files: Files, config) -> Files:
             continue
         notebook_uri = _notebook_uri(script_uri)
         stage_notebook(script, staging / notebook_uri, title, script_uri)
-        _add(files, config, notebook_uri, staging, InclusionLevel.NOT_IN_NAV)  # reached from its page
+        _add(files, config, notebook_uri, staging)
         scripts[src_uri] = (script_uri, notebook_uri)
     config.nav = _navigation(explainers, audits)
     _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts,
