@@ -1,0 +1,217 @@
+"""The benchmark harness: strategies' feature sets, what the mitigations see, determinism, the CLI, reweighing."""
+from __future__ import annotations
+
+import hashlib
+import pathlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from faircode.benchmark import list_audits, load_audit
+from faircode.benchmark import _strategies
+from faircode.benchmark.__main__ import main
+from faircode.benchmark._harness import Target, check_grid, run_benchmark, split
+from faircode.benchmark._report import format_results, write_csv
+from faircode.benchmark._strategies import fit_strategy, reweighing_weights
+from faircode.models import build_model
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+CREDIT = "German Credit Lending"
+TINY = "Tiny Credit"
+
+
+@pytest.fixture(scope="module")
+def tiny_root(tmp_path_factory):
+    """A 300-row audit folder cut from German Credit, with its own manifest and checksum."""
+    root = tmp_path_factory.mktemp("audits")
+    folder = root / TINY
+    folder.mkdir()
+    frame = pd.read_csv(REPO / CREDIT / "german_credit.csv", dtype=str, keep_default_na=False)
+    rows = np.sort(np.random.default_rng(5).choice(len(frame), size=300, replace=False))
+    csv = frame.iloc[rows].to_csv(index=False, lineterminator="\n").encode()
+    (folder / "tiny.csv").write_bytes(csv)
+    manifest = (REPO / CREDIT / "audit.toml").read_text()
+    manifest = "\n".join(
+        f'name = "{TINY}"' if line.startswith("name =") else
+        'data = "tiny.csv"' if line.startswith("data =") else
+        f'data_sha256 = "{hashlib.sha256(csv).hexdigest()}"' if line.startswith("data_sha256 =") else line
+        for line in manifest.splitlines())
+    (folder / "audit.toml").write_text(manifest + "\n")
+    return root
+
+
+def _prefixes(columns):
+    return {c.split("=", 1)[0] for c in columns}
+
+
+# ---- feature sets -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("audit", ["German Credit Lending", "Benefits Denial"])
+def test_feature_sets_drop_protected_then_proxies(audit):
+    manifest = load_audit(audit).manifest
+    protected, proxies = set(manifest.protected), set(manifest.proxies)
+    baseline = _prefixes(load_audit(audit, "S0").X.columns)
+    s1 = _prefixes(load_audit(audit, "S1").X.columns)
+    s2 = _prefixes(load_audit(audit, "S2").X.columns)
+    assert protected <= baseline and proxies <= baseline
+    assert not s1 & protected and proxies <= s1
+    assert not s2 & (protected | proxies) and s2 == set(manifest.core)
+
+
+def test_mitigations_see_s2_features_and_protected_only_as_sensitive_features(tiny_root, monkeypatch):
+    seen = []
+    for cls in (_strategies.ExponentiatedGradient, _strategies.ThresholdOptimizer):
+        original = cls.fit
+
+        def recording_fit(self, X, y, *, _original=original, **kwargs):
+            seen.append((type(self).__name__, list(X.columns), kwargs.get("sensitive_features")))
+            return _original(self, X, y, **kwargs)
+
+        monkeypatch.setattr(cls, "fit", recording_fit)
+    results = run_benchmark([TINY], ["S3", "S4"], ["logistic_regression"], n_jobs=1, n_boot=50, root=tiny_root)
+    assert [name for name, _, _ in seen] == ["ExponentiatedGradient", "ThresholdOptimizer"]
+    data = load_audit(TINY, root=tiny_root)
+    age = data.masks["age"].to_numpy()
+    train_age = age[data.idx_train]
+    for name, columns, sensitive in seen:
+        assert columns == list(data.X.columns), name          # the S2 features, nothing added
+        assert "age" not in _prefixes(columns) and not _prefixes(columns) & set(data.manifest.proxies)
+        assert sensitive is not None and set(np.unique(sensitive)) == {0, 1}
+    # ExponentiatedGradient gets every training row's group; ThresholdOptimizer those of its held-back half.
+    np.testing.assert_array_equal(seen[0][2], train_age)
+    assert len(seen[1][2]) == len(train_age) // 2
+    assert set(results["target"]) == {"age: demographic_parity"}
+
+
+def test_fitted_base_models_never_get_the_protected_column(tiny_root):
+    data = load_audit(TINY, root=tiny_root)
+    train = data.idx_train
+    sex = data.masks["sex"].to_numpy()[train]
+    X, y = data.X.iloc[train], data.y.iloc[train]
+    eg = fit_strategy("S3", build_model("decision_tree", 1), X, y, sensitive_features=sex).estimator
+    to = fit_strategy("S4", build_model("random_forest", 1), X, y, sensitive_features=sex).estimator
+    # The pipeline's weights are routed to its last step.
+    rw = fit_strategy("reweighing", build_model("logistic_regression", 1), X, y, sensitive_features=sex).estimator
+    for fitted in [p for p in eg.predictors_] + [to.estimator_, rw]:
+        assert list(fitted.feature_names_in_) == list(data.X.columns)
+
+
+# ---- reweighing -------------------------------------------------------------------------------------------
+
+def test_reweighing_matches_hand_computation():
+    # Group a holds labels 1, 1, 0 and group b holds 1, 0, 0, 0, 0; the weights worked out by hand:
+    groups = ["a", "a", "a", "b", "b", "b", "b", "b"]
+    y = [1, 1, 0, 1, 0, 0, 0, 0]
+    # n = 8; P(a) = 3/8, P(b) = 5/8; P(y=1) = 3/8, P(y=0) = 5/8.
+    # w(a,1) = (3/8)(3/8) / (2/8) = 9/16; w(a,0) = (3/8)(5/8) / (1/8) = 15/8
+    # w(b,1) = (5/8)(3/8) / (1/8) = 15/8; w(b,0) = (5/8)(5/8) / (4/8) = 25/32
+    expected = [9 / 16, 9 / 16, 15 / 8, 15 / 8, 25 / 32, 25 / 32, 25 / 32, 25 / 32]
+    np.testing.assert_allclose(reweighing_weights(y, sensitive_features=groups), expected, rtol=1e-12)
+
+
+def test_reweighing_makes_label_independent_of_group():
+    rng = np.random.default_rng(0)
+    groups = rng.integers(0, 3, 500)
+    y = (rng.random(500) < 0.2 + 0.2 * groups).astype(int)
+    w = reweighing_weights(y, sensitive_features=groups)
+    weighted_rate = [np.average(y[groups == g], weights=w[groups == g]) for g in range(3)]
+    np.testing.assert_allclose(weighted_rate, y.mean(), rtol=1e-12)
+    assert w.sum() == pytest.approx(len(y))
+
+
+def test_reweighing_rejects_one_group_and_bad_shapes():
+    with pytest.raises(ValueError, match="at least 2 groups"):
+        reweighing_weights([0, 1, 1], sensitive_features=["a", "a", "a"])
+    with pytest.raises(ValueError, match=r"equal length; got shapes \(3,\) and \(2,\)"):
+        reweighing_weights([0, 1, 1], sensitive_features=["a", "b"])
+
+
+# ---- the grid -------------------------------------------------------------------------------------------
+
+def test_split_recipe_reproduces_the_audits_split():
+    data = load_audit(CREDIT)
+    train, test = split(data.y, test_size=data.manifest.test_size, random_state=data.random_state)
+    np.testing.assert_array_equal(train, data.idx_train)
+    np.testing.assert_array_equal(test, data.idx_test)
+
+
+def test_results_identical_across_runs_and_worker_counts(tiny_root):
+    grid = dict(audits=[TINY], strategies=["S0", "S3", "S4", "reweighing"],
+                models=["logistic_regression", "decision_tree"], seeds=2, n_boot=200, root=tiny_root)
+    first = run_benchmark(**grid, n_jobs=1)
+    again = run_benchmark(**grid, n_jobs=2)
+    pd.testing.assert_frame_equal(first, again, check_exact=True)
+    # 4 strategies x 2 models x 2 seeds x 2 protected attributes, and the second seed really re-splits.
+    assert len(first) == 32
+    by_seed = first[first["attribute"] == "age"].groupby("seed")
+    assert by_seed["accuracy"].apply(tuple).nunique() == 2
+
+
+def test_whole_cli_on_tiny_audit(tiny_root, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("FAIRCODE_AUDIT_ROOT", str(tiny_root))
+    csv = tmp_path / "out.csv"
+    assert main(["--audit", TINY, "--model", "logistic_regression", "--jobs", "1", "--bootstrap", "100",
+                 "--csv", str(csv)]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "== Tiny Credit ==" in out and "target age (under 30) under demographic parity" in out
+    assert "parity gap [95% CI]" in out and "S4 " in out and "reweighing " in out
+    assert "[6/6] Tiny Credit | reweighing | logistic_regression" in captured.err
+    table = pd.read_csv(csv)
+    assert len(table) == 6 * 2
+    assert set(table["strategy"]) == {"baseline", "S1", "S2", "S3", "S4", "reweighing"}
+    assert (table["parity_lo"] <= table["parity_gap"]).all() and (table["parity_gap"] <= table["parity_hi"]).all()
+    assert main(["--audit", TINY, "--strategy", "S0", "--model", "decision_tree", "--jobs", "1", "--quiet",
+                 "--markdown"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "| baseline | decision_tree |" in captured.out and "### Tiny Credit" in captured.out
+
+
+def test_several_seeds_show_mean_and_spread(tiny_root):
+    results = run_benchmark([TINY], ["S2"], ["decision_tree"], seeds=3, n_jobs=1, n_boot=50, root=tiny_root)
+    text = format_results(results)
+    assert "3 splits (seeds 42, 43, 44)" in text and "±" in text
+    row = results[results["attribute"] == "age"]["accuracy"]
+    assert f"{row.mean():.3f} ± {row.std():.3f}" in text
+
+
+def test_csv_bytes_are_stable(tiny_root, tmp_path):
+    results = run_benchmark([TINY], ["S4"], ["decision_tree"], n_jobs=1, n_boot=50, root=tiny_root)
+    write_csv(results, tmp_path / "a.csv")
+    write_csv(run_benchmark([TINY], ["S4"], ["decision_tree"], n_jobs=1, n_boot=50, root=tiny_root),
+              tmp_path / "b.csv")
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+
+
+# ---- bad names ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(strategies=["S9"]), "unknown strategy 'S9'; the strategies are: 'baseline', 'S0', 'S1', 'S2', 'S3', "
+                              "'S4', 'reweighing'"),
+    (dict(models=["svm"]), "unknown model 'svm'; the models are: 'logistic_regression', 'random_forest', "
+                           "'gradient_boosting', 'decision_tree'"),
+    (dict(audits=["Nope"]), "unknown audit 'Nope'; the audits are: " + ", ".join(repr(a) for a in list_audits())),
+    (dict(seeds=0), "seeds must be a positive whole number of splits; got 0"),
+])
+def test_bad_names_are_rejected_with_the_valid_ones(kwargs, message):
+    with pytest.raises(ValueError) as err:
+        check_grid(**kwargs)
+    assert str(err.value) == message
+
+
+def test_cli_bad_name_exits_with_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--strategy", "S5"])
+    assert exit_.value.code == 2
+    assert "unknown strategy 'S5'; the strategies are: 'baseline', 'S0'" in capsys.readouterr().err
+
+
+def test_bad_target_and_constraint(tiny_root):
+    with pytest.raises(ValueError, match="target attribute 'race' is not a protected attribute of audit "
+                                         "'Tiny Credit'; its protected attributes are: 'age', 'sex'"):
+        run_benchmark([TINY], ["S3"], ["decision_tree"], targets={TINY: Target("race", "demographic_parity")},
+                      n_jobs=1, root=tiny_root)
+    with pytest.raises(ValueError, match="unknown constraint 'parity'; the constraints are: 'demographic_parity'"):
+        run_benchmark([TINY], ["S3"], ["decision_tree"], targets={TINY: ("age", "parity")}, n_jobs=1,
+                      root=tiny_root)
