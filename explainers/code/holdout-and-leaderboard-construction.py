@@ -32,7 +32,7 @@ table = (100 * shares.groupby(labels, observed=True).mean()).T
 table.columns = [f"{name} %" for name in table.columns]
 table.insert(0, "stratified", ["yes" if v in STRATIFIED else "no" for v in table.index])
 sizes = labels.value_counts(sort=False)
-print("rows per set: " + ", ".join(f"{name} {count:,}" for name, count in sizes.items()))
+print(f"rows per set (of {len(labels):,}): " + ", ".join(f"{name} {count:,}" for name, count in sizes.items()))
 print(table.to_string(float_format=lambda v: f"{v:.2f}"))
 
 # %%
