@@ -25,14 +25,17 @@ data: setup
 pages: setup
 	$(PY) -m scripts.pagebuild build -j $(JOBS)
 
+# The sitemap's date comes from the last commit rather than the clock, so two builds of one commit are identical.
+SITE_ENV := SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) NO_MKDOCS_2_WARNING=1
+
 site: setup
-	$(PY) -m mkdocs build --strict
+	$(SITE_ENV) $(PY) -m mkdocs build --strict
 
 check: setup
 	$(PY) -m scripts.pagebuild check
 
 serve: setup
-	$(PY) -m mkdocs serve
+	$(SITE_ENV) $(PY) -m mkdocs serve
 
 test: setup
 	$(PY) -m pytest -q
