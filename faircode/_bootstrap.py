@@ -36,6 +36,25 @@ class Categories:
     values: np.ndarray  # (K, len(SUMS)) contribution of one row of the category to its cell's sums
     bounds: np.ndarray  # categories of cell g are bounds[g]:bounds[g + 1]
     n_cells: int
+    kind: np.ndarray  # 2 * label + prediction of each category: 0 TN, 1 FP, 2 FN, 3 TP
+    weight: np.ndarray  # the weight of each of the category's rows (1 without weights)
+    values_total: np.ndarray  # (K, len(SUMS)) contribution of one row to the sums over all rows together
+
+
+def _contributions(cat_w, label, pred, scale):
+    """What one row of each category adds to the sums, the L_* columns divided by ``scale``."""
+    lw = cat_w / scale
+    return np.column_stack([
+        cat_w,
+        cat_w * pred,
+        cat_w * label * pred,
+        cat_w * label,
+        cat_w * (label == pred),
+        lw * label,
+        lw * label * pred,
+        lw * (1 - label),
+        lw * (1 - label) * pred,
+    ])
 
 
 def categorize(codes: np.ndarray, y: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None, n_cells: int):
@@ -52,27 +71,32 @@ def categorize(codes: np.ndarray, y: np.ndarray, y_pred: np.ndarray, w: np.ndarr
     # Largest weight per (cell, label), the scale of the L_* sums.
     scale = np.zeros(n_cells * 2)
     np.maximum.at(scale, cell * 2 + label, cat_w)
-    lw = cat_w / scale[cell * 2 + label]
-    values = np.column_stack([
-        cat_w,
-        cat_w * pred,
-        cat_w * label * pred,
-        cat_w * label,
-        cat_w * (label == pred),
-        lw * label,
-        lw * label * pred,
-        lw * (1 - label),
-        lw * (1 - label) * pred,
-    ])
+    # The sums over all rows together (the overall row) need the largest weight per label over all cells.
+    scale_total = np.zeros(2)
+    np.maximum.at(scale_total, label, cat_w)
     bounds = np.searchsorted(cell, np.arange(n_cells + 1))
-    return Categories(cell=cell, count=count, values=values, bounds=bounds, n_cells=n_cells)
+    return Categories(cell=cell, count=count, values=_contributions(cat_w, label, pred, scale[cell * 2 + label]),
+                      bounds=bounds, n_cells=n_cells, kind=label * 2 + pred, weight=cat_w,
+                      values_total=_contributions(cat_w, label, pred, scale_total[label]))
 
 
-def point_sums(cats: Categories) -> np.ndarray:
-    """Per-cell sums on the data as observed, shape (n_cells, len(SUMS))."""
-    sums = np.zeros((cats.n_cells, len(SUMS)))
+def point_sums(cats: Categories, total: bool = False) -> np.ndarray:
+    """Per-cell sums on the data as observed, shape (n_cells, len(SUMS)); with ``total``, one more row last:
+    the sums over all rows."""
+    sums = np.zeros((cats.n_cells + int(total), len(SUMS)))
     np.add.at(sums, cats.cell, cats.count[:, None] * cats.values)
+    if total:
+        sums[-1] = cats.count @ cats.values_total
     return sums
+
+
+def kind_totals(cats: Categories) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell and kind (TN, FP, FN, TP): rows, sum of weights, sum of squared weights; each (n_cells, 4)."""
+    at = cats.cell * 4 + cats.kind
+    size = cats.n_cells * 4
+    out = [np.bincount(at, weights=cats.count * cats.weight ** p, minlength=size).reshape(cats.n_cells, 4)
+           for p in (0, 1, 2)]
+    return out[0].round().astype(np.int64), out[1], out[2]
 
 
 def _draw(rng: np.random.Generator, n: int, count: np.ndarray, n_boot: int):
@@ -95,13 +119,16 @@ def _draw(rng: np.random.Generator, n: int, count: np.ndarray, n_boot: int):
         yield start, np.bincount(rows.ravel(), minlength=size * k).reshape(size, k)
 
 
-def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stratify: bool) -> np.ndarray:
+def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stratify: bool,
+                   total: bool = False) -> np.ndarray:
     """Per-cell sums for each of ``n_boot`` resamples, shape (n_boot, n_cells, len(SUMS)).
 
     Without ``stratify`` every resample draws as many rows as the data has from all rows (cells vary in size,
-    as in fairlearn's MetricFrame); with it, each cell draws its own number of rows from its own rows.
+    as in fairlearn's MetricFrame); with it, each cell draws its own number of rows from its own rows. With
+    ``total``, one more cell last holds the sums over all rows of the same resamples (the cells' draws are the
+    same with or without it).
     """
-    out = np.zeros((n_boot, cats.n_cells, len(SUMS)))
+    out = np.zeros((n_boot, cats.n_cells + int(total), len(SUMS)))
     b = cats.bounds
     if stratify:
         for g in range(cats.n_cells):
@@ -110,10 +137,14 @@ def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stra
                 continue
             for start, draws in _draw(rng, int(count.sum()), count, n_boot):
                 out[start:start + len(draws), g] = draws @ cats.values[b[g]:b[g + 1]]
+                if total:
+                    out[start:start + len(draws), -1] += draws @ cats.values_total[b[g]:b[g + 1]]
         return out
     for start, draws in _draw(rng, int(cats.count.sum()), cats.count, n_boot):
         for g in range(cats.n_cells):
             out[start:start + len(draws), g] = draws[:, b[g]:b[g + 1]] @ cats.values[b[g]:b[g + 1]]
+        if total:
+            out[start:start + len(draws), -1] = draws @ cats.values_total
     return out
 
 

@@ -13,12 +13,19 @@ def _number(value: float, lower, upper, digits: int) -> str:
     return text
 
 
-def _cell(value, lower, upper, count, denominator, too_small, digits, undefined=None) -> str:
+def _cell(value, lower, upper, count, denominator, too_small, digits, undefined=None, suffix="") -> str:
     if too_small:
         return f"too small ({denominator}={count})"
     if math.isnan(value):
         return undefined or f"undefined ({denominator}={count})"
-    return _number(value, lower, upper, digits)
+    return _number(value, lower, upper, digits) + suffix
+
+
+def _few_rate(row, has_ci: bool) -> str:
+    """The mark of a rate with few events: its fraction of rows, and that its interval is the exact one."""
+    if not getattr(row, "few_events", False):
+        return ""
+    return f" ({row.events}/{row.count}, exact)" if has_ci else f" ({row.events}/{row.count})"
 
 
 def _check(table, needed, producer):
@@ -31,8 +38,10 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
 
     Each rate reads ``0.812`` or, with intervals, ``0.812 [0.790, 0.833]``; a rate flagged ``too_small`` reads
     ``too small (positives=12)``, naming the count behind it, so it cannot be read as an estimate; a rate with
-    no rows behind it (possible with ``min_count=0``) reads ``undefined (positives=0)``. The counts of rows
-    (n, positives, negatives, predicted positives: those the metrics use) come first.
+    no rows behind it (possible with ``min_count=0``) reads ``undefined (positives=0)``; a rate flagged
+    ``few_events`` carries its fraction of rows and, with intervals, says its interval is the exact one:
+    ``0.000 [0.000, 0.112] (0/31, exact)``. The counts of rows (n, positives, negatives, predicted positives:
+    those the metrics use) come first. An overall row, if the table has one, comes first too.
 
     Parameters
     ----------
@@ -55,8 +64,8 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     >>> print(format_rates(table, digits=2).to_string())  # doctest: +NORMALIZE_WHITESPACE
          positives  negatives                      tpr                      fpr
     sex
-    f            2          1                     0.50  too small (negatives=1)
-    m            1          2  too small (positives=1)                     0.50
+    f            2          1             0.50 (1/2)  too small (negatives=1)
+    m            1          2  too small (positives=1)             0.50 (1/2)
     """
     _check(table, ("rate", "count", "denominator", "too_small"), "group_rates")
     has_ci = "lower" in table.columns
@@ -70,7 +79,7 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
         counts.setdefault(denominator, part["count"].to_numpy())
         texts[metric] = [
             _cell(row.rate, row.lower if has_ci else None, row.upper if has_ci else None, row.count,
-                  denominator, row.too_small, digits)
+                  denominator, row.too_small, digits, suffix=_few_rate(row, has_ci))
             for row in part.itertuples()
         ]
     return pd.DataFrame({**counts, **texts}, index=cells)
@@ -81,8 +90,9 @@ def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
 
     ``difference`` and ``ratio`` become strings like ``-0.052 [-0.071, -0.033]``; a gap that involves a cell
     too small to estimate reads ``too small (positives=12)`` (the smaller of the two counts), a ratio to a
-    reference rate of 0 reads ``undefined (reference rate is 0)``, and a spread with fewer than two cells
-    large enough reads ``too few groups (1)``.
+    reference rate of 0 reads ``undefined (reference rate is 0)``, a spread with fewer than two cells
+    large enough reads ``too few groups (1)``, and a gap flagged ``few_events`` shows no interval, since its
+    bootstrap interval is unreliable: ``-0.032 (few events, no interval)``.
 
     Parameters
     ----------
@@ -105,7 +115,7 @@ def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     >>> print(format_gaps(gaps).to_string())  # doctest: +NORMALIZE_WHITESPACE
                            difference                    ratio  count  reference_count
     g metric
-    a tpr                      -0.500                    0.500      2                2
+    a tpr         -0.500 (few events)       0.500 (few events)      2                2
       fpr     too small (negatives=1)  too small (negatives=1)      1                1
     """
     _check(table, ("difference", "ratio"), "gaps_to_reference or gaps_between_groups")
@@ -117,16 +127,20 @@ def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
         for i, (_, row) in enumerate(table.iterrows()):
             lo = None if lower is None else lower.iloc[i]
             hi = None if upper is None else upper.iloc[i]
+            suffix = ""
+            if row.get("few_events", False):
+                suffix = " (few events)" if lo is None else " (few events, no interval)"
+                lo = hi = None
             if "n_groups" in table.columns:
                 if row.n_groups < 2:
                     values.append(f"too few groups ({row.n_groups})")
                 else:
-                    values.append(_number(row[name], lo, hi, digits))
+                    values.append(_number(row[name], lo, hi, digits) + suffix)
             else:
                 count = min(row["count"], row["reference_count"])
                 undefined = "undefined (reference rate is 0)" if name == "ratio" and count else None
                 values.append(_cell(row[name], lo, hi, count, row["denominator"], row["too_small"], digits,
-                                    undefined))
+                                    undefined, suffix))
         out[name] = values
     keep = ["max_group", "min_group", "n_groups"] if "n_groups" in table.columns else ["count", "reference_count"]
     for col in keep:

@@ -14,10 +14,12 @@ _SHARED_DOC = """
         True labels and predictions.
     sensitive_features : Series, DataFrame, dict of arrays or array-like
         As in ``group_rates``; there must be at least two groups.
-    metrics, sample_weight, min_count, n_boot, confidence, stratify, random_state
+    metrics, sample_weight, min_count, n_boot, confidence, stratify, random_state, min_events
         As in ``group_rates``. With ``n_boot``, the table gains ``*_lower`` and ``*_upper`` columns: the
         percentile interval of the gap recomputed on every resample (the same resamples as ``group_rates``
-        with the same seed)."""
+        with the same seed). A gap involving a rate with few events is flagged ``few_events``: its
+        bootstrap interval is unreliable (too narrow, or of zero width) and ``format_gaps`` does not show it;
+        read the exact intervals of its rates in ``group_rates`` instead."""
 
 
 def _check_two_groups(ev: Evaluation) -> None:
@@ -38,8 +40,8 @@ def _with_intervals(table: pd.DataFrame, name: str, samples: np.ndarray | None, 
 
 
 def gaps_to_reference(y_true, y_pred, *, sensitive_features, reference=None, metrics=None, sample_weight=None,
-                      min_count=30, n_boot=None, confidence=0.95, stratify=False,
-                      random_state=0) -> pd.DataFrame:
+                      min_count=30, n_boot=None, confidence=0.95, stratify=False, random_state=0,
+                      min_events=5) -> pd.DataFrame:
     """Gap of each group's rate to a reference group's: difference (absolute) and ratio (relative).
 
     {shared}
@@ -52,7 +54,8 @@ def gaps_to_reference(y_true, y_pred, *, sensitive_features, reference=None, met
         One row per (non-reference cell, metric): ``difference`` (group rate minus reference rate; parity is
         0), ``ratio`` (group rate over reference rate; parity is 1, NaN when the reference rate is 0),
         ``count`` and ``reference_count`` (rows in each rate's denominator), ``denominator``, ``too_small``
-        (either count under ``min_count``: the gap is not an estimate to report) and ``reference``.
+        (either count under ``min_count``: the gap is not an estimate to report), ``few_events`` (either rate
+        has fewer than ``min_events`` rows on one side) and ``reference``.
 
     Examples
     --------
@@ -67,8 +70,8 @@ def gaps_to_reference(y_true, y_pred, *, sensitive_features, reference=None, met
     a                   tpr             -0.5    0.5      2                2
     """
     ev = evaluate(y_true, y_pred, sensitive_features=sensitive_features, metrics=metrics,
-                  sample_weight=sample_weight, min_count=min_count, n_boot=n_boot, confidence=confidence,
-                  stratify=stratify, random_state=random_state)
+                  sample_weight=sample_weight, min_count=min_count, min_events=min_events, n_boot=n_boot,
+                  confidence=confidence, stratify=stratify, random_state=random_state)
     return reference_table(ev, reference)
 
 
@@ -92,6 +95,7 @@ def reference_table(ev: Evaluation, reference=None) -> pd.DataFrame:
         "reference_count": np.tile(ev.counts[ref], len(others)),
         "denominator": np.tile(np.asarray(ev.denominators, dtype=object), len(others)),
         "too_small": (ev.too_small[others] | ev.too_small[ref][None, :]).ravel(),
+        "few_events": (ev.few_events[others] | ev.few_events[ref][None, :]).ravel(),
         "reference": [groups.index[ref]] * (len(others) * n_metrics),
     }, index=long_index(groups.index[others], ev.metrics))
     if ev.boot is not None:
@@ -110,7 +114,8 @@ def _ordered(columns) -> list[str]:
 
 
 def gaps_between_groups(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=None, min_count=30,
-                        n_boot=None, confidence=0.95, stratify=False, random_state=0) -> pd.DataFrame:
+                        n_boot=None, confidence=0.95, stratify=False, random_state=0,
+                        min_events=5) -> pd.DataFrame:
     """Spread of each rate across groups: max minus min (absolute) and min over max (relative).
 
     {shared}
@@ -122,7 +127,8 @@ def gaps_between_groups(y_true, y_pred, *, sensitive_features, metrics=None, sam
         ``MetricFrame.difference()``), ``ratio`` (smallest over largest; parity is 1, as fairlearn's
         ``ratio()``), ``max_group`` and ``min_group``, and ``n_groups``, the number of cells compared: only
         cells whose count reaches ``min_count`` take part (set ``min_count=0`` to compare every non-empty
-        cell, as fairlearn does). NaN when fewer than two cells take part. Note that a max-minus-min gap is
+        cell, as fairlearn does). NaN when fewer than two cells take part. ``few_events`` flags a spread
+        when any cell taking part has a rate with few events. Note that a max-minus-min gap is
         biased upwards by noise: with many small groups it is large even when the true rates are equal.
 
     Examples
@@ -139,8 +145,8 @@ def gaps_between_groups(y_true, y_pred, *, sensitive_features, metrics=None, sam
     selection_rate       0.667  0.333         b         a         2
     """
     ev = evaluate(y_true, y_pred, sensitive_features=sensitive_features, metrics=metrics,
-                  sample_weight=sample_weight, min_count=min_count, n_boot=n_boot, confidence=confidence,
-                  stratify=stratify, random_state=random_state)
+                  sample_weight=sample_weight, min_count=min_count, min_events=min_events, n_boot=n_boot,
+                  confidence=confidence, stratify=stratify, random_state=random_state)
     return between_table(ev)
 
 
@@ -169,6 +175,7 @@ def between_table(ev: Evaluation) -> pd.DataFrame:
         "max_group": max_group,
         "min_group": min_group,
         "n_groups": n_groups,
+        "few_events": (eligible & ev.few_events).any(axis=0),
     }, index=pd.Index(ev.metrics, name="metric"))
     if ev.boot is not None:
         boot_diff, boot_ratio = _spread(ev.boot, eligible[None])

@@ -1,15 +1,17 @@
 """Per-group and per-intersection rates, each with the count of rows that is its denominator."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
+from faircode._binomial import check_interval, clopper_pearson, wilson
 from faircode._bootstrap import (
     SUMS,
     bootstrap_sums,
     categorize,
+    kind_totals,
     make_rng,
     percentile_interval,
     point_sums,
@@ -33,7 +35,6 @@ METRICS = tuple(_DEFINITIONS)
 """Names of the rates faircode computes, in the order tables show them."""
 
 DEFAULT_METRICS = ("selection_rate", "tpr", "fpr", "fnr", "precision", "accuracy")
-_COUNT_NAMES = ("n", "positives", "negatives", "predicted positives")
 
 
 def check_metrics(metrics) -> tuple[str, ...]:
@@ -70,42 +71,120 @@ def rates_from_sums(sums: np.ndarray, metrics) -> np.ndarray:
     return np.stack(out, axis=-1)
 
 
-def _row_counts(groups: Groups, y, y_pred, w) -> pd.DataFrame:
-    """Rows (with positive weight) per cell: n, positives, negatives, predicted positives."""
-    present = np.ones(len(y), bool) if w is None else w > 0
-    cols = {
-        "n": present,
-        "positives": present & (y == 1),
-        "negatives": present & (y == 0),
-        "predicted positives": present & (y_pred == 1),
-    }
-    data = {k: np.bincount(groups.codes, weights=v, minlength=groups.n_cells).astype(np.int64)
-            for k, v in cols.items()}
-    return pd.DataFrame(data, index=groups.index)
+# metric -> (kinds its numerator counts, kinds its denominator counts); kinds are 2 * label + prediction:
+# 0 true negative, 1 false positive, 2 false negative, 3 true positive. These count rows (events behind a rate).
+_KINDS = {
+    "selection_rate": ((1, 3), (0, 1, 2, 3)),
+    "tpr": ((3,), (2, 3)),
+    "fpr": ((1,), (0, 1)),
+    "fnr": ((2,), (2, 3)),
+    "tnr": ((0,), (0, 1)),
+    "precision": ((3,), (1, 3)),
+    "accuracy": ((0, 3), (0, 1, 2, 3)),
+    "base_rate": ((2, 3), (0, 1, 2, 3)),
+}
+_COUNT_KINDS = {"n": (0, 1, 2, 3), "positives": (2, 3), "negatives": (0, 1), "predicted positives": (1, 3)}
+
+
+def _check_count(name: str, value) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
+    return int(value)
+
+
+def _overall_label(overall, index: pd.Index):
+    """The label of the overall row (None for no row), checked not to clash with a cell."""
+    if overall is None or overall is False:
+        return None
+    if overall is True:
+        label = "overall"
+    elif isinstance(overall, str) and overall:
+        label = overall
+    else:
+        raise ValueError(f"overall must be True, False or a non-empty label (str); got {overall!r}")
+    full = (label, *([""] * (index.nlevels - 1))) if isinstance(index, pd.MultiIndex) else label
+    if full in index:
+        raise ValueError(f"the overall row's label {full!r} is also a group; pass overall='<another label>'")
+    return full
 
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Everything the public tables are built from."""
+    """Everything the public tables are built from, for the cells (and, in ``total``, for all rows together)."""
 
     groups: Groups
     metrics: tuple[str, ...]
     rates: np.ndarray  # (n_cells, n_metrics)
     counts: np.ndarray  # (n_cells, n_metrics) rows in each rate's denominator
+    events: np.ndarray  # (n_cells, n_metrics) rows in each rate's numerator
     too_small: np.ndarray  # (n_cells, n_metrics) count < min_count
+    few_events: np.ndarray  # (n_cells, n_metrics) events or count - events < min_events (count > 0)
     row_counts: pd.DataFrame
     boot: np.ndarray | None  # (n_boot, n_cells, n_metrics) or None
+    lower: np.ndarray | None  # (n_cells, n_metrics) interval on each rate, or None without intervals
+    upper: np.ndarray | None
+    method: np.ndarray | None  # (n_cells, n_metrics) interval method of each rate: bootstrap, exact or wilson
     confidence: float
     min_count: int
+    min_events: int
+    interval: str
+    total: Evaluation | None = None  # the overall row: the same quantities over all rows
 
     @property
     def denominators(self) -> list[str]:
         return [_DEFINITIONS[m][2] for m in self.metrics]
 
 
+def select_metrics(ev: Evaluation, metrics) -> Evaluation:
+    """The evaluation restricted to some of its metrics, in the order given."""
+    pos = [ev.metrics.index(m) for m in metrics]
+    cols = {name: getattr(ev, name)[..., pos] for name in
+            ("rates", "counts", "events", "too_small", "few_events", "boot", "lower", "upper", "method")
+            if getattr(ev, name) is not None}
+    total = None if ev.total is None else select_metrics(ev.total, metrics)
+    return replace(ev, metrics=tuple(metrics), total=total, **cols)
+
+
+def _measure(groups: Groups, metrics, sums, boot_sums, rows, wsum, w2sum, weighted: bool, *, min_count,
+             min_events, interval, confidence) -> Evaluation:
+    """Rates, counts, flags and intervals of some cells from their sums and their rows per kind."""
+    rates = rates_from_sums(sums, metrics)
+    counts = np.column_stack([rows[:, list(_KINDS[m][1])].sum(axis=1) for m in metrics])
+    events = np.column_stack([rows[:, list(_KINDS[m][0])].sum(axis=1) for m in metrics])
+    few = (counts > 0) & ((events < min_events) | (counts - events < min_events))
+    boot = None if boot_sums is None else rates_from_sums(boot_sums, metrics)
+    lower = upper = method = None
+    if boot is not None or interval != "bootstrap":
+        if weighted:  # Kish's effective sample size of the denominator's rows, and the rate's share of it
+            den_w = np.column_stack([wsum[:, list(_KINDS[m][1])].sum(axis=1) for m in metrics])
+            den_w2 = np.column_stack([w2sum[:, list(_KINDS[m][1])].sum(axis=1) for m in metrics])
+            n_eff = safe_divide(den_w ** 2, den_w2)
+            n_eff = np.where(np.isnan(n_eff), 0.0, n_eff)
+            x_eff = np.where(np.isnan(rates), 0.0, rates) * n_eff
+        else:
+            n_eff, x_eff = counts, events
+        exact = clopper_pearson(x_eff, n_eff, confidence)
+        if interval == "exact":
+            lower, upper = exact
+        elif interval == "wilson":
+            lower, upper = wilson(x_eff, n_eff, confidence)
+        else:
+            lower, upper = percentile_interval(boot, confidence)
+        # Few events: the bootstrap collapses and Wilson's coverage dips, so those rates get the exact interval.
+        lower, upper = np.where(few, exact[0], lower), np.where(few, exact[1], upper)
+        method = np.where(few, "exact", interval).astype(object)
+    row_counts = pd.DataFrame({k: rows[:, list(v)].sum(axis=1) for k, v in _COUNT_KINDS.items()},
+                              index=groups.index)
+    return Evaluation(groups=groups, metrics=tuple(metrics), rates=rates, counts=counts, events=events,
+                      too_small=counts < min_count, few_events=few, row_counts=row_counts, boot=boot,
+                      lower=lower, upper=upper, method=method, confidence=float(confidence),
+                      min_count=min_count, min_events=min_events, interval=interval)
+
+
 def evaluate(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=None, min_count=30,
-             n_boot=None, confidence=0.95, stratify=False, random_state=0) -> Evaluation:
-    """Check the inputs, compute the rates and (if n_boot) their bootstrap replicates."""
+             min_events=5, n_boot=None, confidence=0.95, interval="bootstrap", stratify=False, random_state=0,
+             overall=False) -> Evaluation:
+    """Check the inputs, compute the rates, their flags and (if asked for) their intervals."""
     y = check_binary("y_true", y_true)
     n = len(y)
     if n == 0:
@@ -113,25 +192,38 @@ def evaluate(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=
     y_hat = check_binary("y_pred", y_pred, n)
     w = check_weights(sample_weight, n)
     metrics = check_metrics(metrics)
-    if not isinstance(min_count, (int, np.integer)) or isinstance(min_count, bool) or min_count < 0:
-        raise ValueError(f"min_count must be a non-negative integer; got {min_count!r}")
+    min_count = _check_count("min_count", min_count)
+    min_events = _check_count("min_events", min_events)
     if n_boot is not None and (not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool)
                                or n_boot < 1):
         raise ValueError(f"n_boot must be a positive integer or None; got {n_boot!r}")
     if not 0.0 < float(confidence) < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1; got {confidence!r}")
+    interval = check_interval(interval)
     groups = encode_groups(sensitive_features, n)
+    label = _overall_label(overall, groups.index)
+    total = label is not None
     cats = categorize(groups.codes, y, y_hat, w, groups.n_cells)
-    rates = rates_from_sums(point_sums(cats), metrics)
-    row_counts = _row_counts(groups, y, y_hat, w)
-    counts = np.column_stack([row_counts[_DEFINITIONS[m][2]].to_numpy() for m in metrics])
+    sums = point_sums(cats, total=total)
     boot = None
     if n_boot is not None:
-        rng = make_rng(random_state)
-        boot = rates_from_sums(bootstrap_sums(cats, int(n_boot), rng, bool(stratify)), metrics)
-    return Evaluation(groups=groups, metrics=metrics, rates=rates, counts=counts,
-                      too_small=counts < min_count, row_counts=row_counts, boot=boot,
-                      confidence=float(confidence), min_count=int(min_count))
+        boot = bootstrap_sums(cats, int(n_boot), make_rng(random_state), bool(stratify), total=total)
+    rows, wsum, w2sum = kind_totals(cats)
+    options = dict(min_count=min_count, min_events=min_events, interval=interval, confidence=confidence)
+    cells = slice(0, groups.n_cells)
+    ev = _measure(groups, metrics, sums[cells], None if boot is None else boot[:, cells], rows, wsum, w2sum,
+                  w is not None, **options)
+    if not total:
+        return ev
+    if isinstance(groups.index, pd.MultiIndex):
+        index = pd.MultiIndex.from_tuples([label], names=groups.index.names)
+    else:
+        index = pd.Index([label], name=groups.index.name)
+    everyone = Groups(codes=np.zeros(n, np.int64), index=index)
+    overall_ev = _measure(everyone, metrics, sums[-1:], None if boot is None else boot[:, -1:],
+                          rows.sum(axis=0, keepdims=True), wsum.sum(axis=0, keepdims=True),
+                          w2sum.sum(axis=0, keepdims=True), w is not None, **options)
+    return replace(ev, total=overall_ev)
 
 
 def long_index(groups_index: pd.Index, metrics) -> pd.MultiIndex:
@@ -148,7 +240,8 @@ def long_index(groups_index: pd.Index, metrics) -> pd.MultiIndex:
 
 
 def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=None, min_count=30,
-                n_boot=None, confidence=0.95, stratify=False, random_state=0) -> pd.DataFrame:
+                n_boot=None, confidence=0.95, stratify=False, random_state=0, min_events=5, interval="bootstrap",
+                overall=False) -> pd.DataFrame:
     """Rates per group or per intersection of groups, each with the count behind it.
 
     Parameters
@@ -168,22 +261,39 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         A rate whose denominator counts fewer rows than this is flagged ``too_small``: it is not an estimate
         to report (see ``format_rates``).
     n_boot : int, optional
-        Number of bootstrap resamples; when given, the table gains ``lower`` and ``upper`` columns.
+        Number of bootstrap resamples; when given, the table gains ``lower``, ``upper`` and ``interval``
+        columns.
     confidence : float, default 0.95
-        Coverage of the percentile interval.
+        Coverage of the intervals.
     stratify : bool, default False
         Resample within each cell (cell sizes fixed) instead of from all rows (fairlearn's scheme).
     random_state : int or numpy.random.Generator, default 0
         Seed of the resampling; the same seed gives the same resamples in ``group_rates`` and the gap
         functions, so their intervals come from the same replicates.
+    min_events : int, default 5
+        A rate is flagged ``few_events`` when fewer than this many rows of its denominator are on either side:
+        in its numerator (events: the false positives of an FPR, the correct predictions of an accuracy) or
+        not (count - events). With so few events the percentile bootstrap collapses (0 events out of 31 gives
+        [0, 0]) or is far too narrow, so such a rate gets the exact interval whatever ``interval`` says.
+    interval : {"bootstrap", "exact", "wilson"}, default "bootstrap"
+        The interval on each rate: the percentile bootstrap (needs ``n_boot``; without it there are no
+        intervals), the exact Clopper-Pearson binomial interval or the Wilson score interval (neither needs
+        ``n_boot``). With weights, exact and Wilson intervals use Kish's effective sample size of the
+        denominator's rows. Gap intervals are always the bootstrap's (see ``gaps_to_reference``).
+    overall : bool or str, default False
+        Add a first row computed over all rows, like fairlearn's ``MetricFrame.overall``, with its counts,
+        flags and interval (from the same resamples). ``True`` labels it ``overall`` (first level of an
+        intersection, the other levels empty); a string gives another label.
 
     Returns
     -------
     pandas.DataFrame
         One row per (cell, metric), indexed by the feature names and ``metric``; columns ``rate`` (NaN when
-        its denominator is zero, never 0), ``count`` (rows in the denominator), ``denominator`` (what the
-        count counts: n, positives, negatives or predicted positives), ``too_small`` and, with ``n_boot``,
-        ``lower`` and ``upper``. Parity between groups means equal ``rate`` values.
+        its denominator is zero, never 0), ``count`` (rows in the denominator), ``events`` (rows in the
+        numerator), ``denominator`` (what the count counts: n, positives, negatives or predicted positives),
+        ``too_small``, ``few_events`` and, with intervals, ``lower``, ``upper`` and ``interval`` (the method
+        used for that row: ``exact`` wherever ``few_events``). Parity between groups means equal ``rate``
+        values.
 
     Examples
     --------
@@ -198,24 +308,38 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         fpr        0.0      1   negatives
     m   tpr        1.0      1   positives
         fpr        0.5      2   negatives
+
+    No error among 31 negatives: the exact interval, not a bootstrap interval of zero width.
+
+    >>> table = group_rates([0] * 31, [0] * 31, sensitive_features=["a"] * 31, metrics=["fpr"], n_boot=200)
+    >>> print(table.round(3).to_string())  # doctest: +NORMALIZE_WHITESPACE
+                                rate  count  events denominator  too_small  few_events  lower  upper interval
+    sensitive_feature_0 metric
+    a                   fpr      0.0     31       0   negatives      False        True    0.0  0.112    exact
     """
     ev = evaluate(y_true, y_pred, sensitive_features=sensitive_features, metrics=metrics,
-                  sample_weight=sample_weight, min_count=min_count, n_boot=n_boot, confidence=confidence,
-                  stratify=stratify, random_state=random_state)
+                  sample_weight=sample_weight, min_count=min_count, min_events=min_events, n_boot=n_boot,
+                  confidence=confidence, interval=interval, stratify=stratify, random_state=random_state,
+                  overall=overall)
     return rates_table(ev)
 
 
 def rates_table(ev: Evaluation) -> pd.DataFrame:
-    """The long table of ``group_rates`` from an evaluation."""
+    """The long table of ``group_rates`` from an evaluation, the overall row first if there is one."""
     n_cells = ev.groups.n_cells
     table = pd.DataFrame({
         "rate": ev.rates.ravel(),
         "count": ev.counts.ravel(),
+        "events": ev.events.ravel(),
         "denominator": np.tile(np.asarray(ev.denominators, dtype=object), n_cells),
         "too_small": ev.too_small.ravel(),
+        "few_events": ev.few_events.ravel(),
     }, index=long_index(ev.groups.index, ev.metrics))
-    if ev.boot is not None:
-        lower, upper = percentile_interval(ev.boot, ev.confidence)
-        table["lower"], table["upper"] = lower.ravel(), upper.ravel()
-    table.attrs.update(min_count=ev.min_count, confidence=ev.confidence)
+    if ev.lower is not None:
+        table["lower"], table["upper"] = ev.lower.ravel(), ev.upper.ravel()
+        table["interval"] = ev.method.ravel()
+    if ev.total is not None:
+        table = pd.concat([rates_table(ev.total), table])
+    table.attrs.update(min_count=ev.min_count, min_events=ev.min_events, confidence=ev.confidence,
+                       interval=ev.interval, overall=None if ev.total is None else ev.total.groups.index[0])
     return table

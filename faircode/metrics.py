@@ -8,8 +8,14 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
 - gaps against a reference group as well as the spread across groups, difference and ratio side by side;
 - percentile bootstrap intervals on every rate and every gap, from the same resamples, computed thousands of
   times faster than ``MetricFrame(n_boot=...)`` (see ``scripts/benchmarks/bench_metrics.py``), with an option
-  to resample within groups.
+  to resample within groups; or exact (Clopper-Pearson) or Wilson intervals on the rates (``interval=``);
+- a rate resting on few events (fewer than ``min_events`` rows on either side of its numerator, e.g. 0 false
+  positives among 31 negatives) is flagged ``few_events`` and gets the exact interval, since the bootstrap's
+  collapses there; gaps involving it are flagged too, and the formatters show both flags;
+- an overall row over all rows (``overall=True``, like ``MetricFrame.overall``), and in ``disaggregate`` a
+  separate metric set for the gaps (``gap_metrics``), e.g. a base rate shown for context but not compared.
 """
+from faircode._binomial import INTERVALS
 from faircode._disaggregate import Disaggregation, disaggregate
 from faircode._format import format_gaps, format_rates
 from faircode._gaps import gaps_between_groups, gaps_to_reference
@@ -17,6 +23,7 @@ from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 
 __all__ = [
     "DEFAULT_METRICS",
+    "INTERVALS",
     "METRICS",
     "Disaggregation",
     "disaggregate",
