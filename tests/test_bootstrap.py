@@ -146,3 +146,55 @@ def test_both_resampling_routes_give_multinomial_cell_counts(monkeypatch, share)
     assert abs(observed.mean() - mean) <= 4 * np.sqrt(var / n_boot)
     # The sample variance of B draws has a relative standard error of about sqrt(2 / B).
     assert abs(observed.var() / var - 1) <= 4 * np.sqrt(2 / n_boot)
+
+
+def _few_event_cells(rng, n_cells, n, p):
+    """n_cells independent cells of n negatives each, each row a false positive with probability p."""
+    y = np.zeros(n_cells * n, int)
+    y_pred = (rng.random(n_cells * n) < p).astype(int)
+    return y, y_pred, np.repeat(np.arange(n_cells), n)
+
+
+def test_few_event_rates_get_at_least_nominal_coverage_where_the_bootstrap_falls_short():
+    """FPR of 31 negatives at true rates 0.02-0.1 (0-3 errors a cell): over 1,000 simulated cells per rate, the
+    exact interval (the default for these few-event cells) covers at least the nominal 95%, allowing 3 Monte
+    Carlo standard errors, while the plain percentile bootstrap (min_events=0) falls far short."""
+    rng = np.random.default_rng(11)
+    n_cells, n, confidence = 1000, 31, 0.95
+    tolerance = 3 * np.sqrt(confidence * (1 - confidence) / n_cells)
+    for p in (0.02, 0.05, 0.1):
+        y, y_pred, cell = _few_event_cells(rng, n_cells, n, p)
+        args = dict(sensitive_features=cell, metrics=["fpr"], confidence=confidence, min_count=0)
+        exact = group_rates(y, y_pred, interval="exact", **args)
+        covered = ((exact["lower"] <= p) & (p <= exact["upper"])).mean()
+        assert covered >= confidence - tolerance, (p, covered)
+        boot = group_rates(y, y_pred, n_boot=200, stratify=True, random_state=1, **args)
+        few = boot["few_events"].to_numpy()
+        assert few.mean() > 0.5 and (boot.loc[few, "interval"] == "exact").all()
+        np.testing.assert_array_equal(boot.loc[few, "upper"], exact.loc[few, "upper"])
+        plain = group_rates(y, y_pred, n_boot=200, stratify=True, random_state=1, min_events=0, **args)
+        plain_covered = ((plain["lower"] <= p) & (p <= plain["upper"])).mean()
+        assert plain_covered < confidence - tolerance, (p, plain_covered)
+
+
+def test_exact_interval_coverage_is_at_least_nominal_for_every_rate():
+    """Exact coverage from the binomial probabilities, over a grid of true rates and cell sizes."""
+    from scipy.stats import binom
+
+    from faircode._binomial import clopper_pearson
+
+    for n in (5, 31, 100):
+        x = np.arange(n + 1)
+        lower, upper = clopper_pearson(x, np.full(n + 1, n), 0.9)
+        for p in np.linspace(0.001, 0.999, 199):
+            coverage = binom.pmf(x, n, p)[(lower <= p) & (p <= upper)].sum()
+            assert coverage >= 0.9 - 1e-12, (n, p, coverage)
+
+
+def test_stratified_overall_resamples_are_the_cells_added_up():
+    y, y_pred, group = _sample(np.random.default_rng(0), 500)
+    codes = encode_groups(group, len(y)).codes
+    cats = categorize(codes, y, y_pred, None, 2)
+    sums = bootstrap_sums(cats, 40, np.random.default_rng(2), stratify=True, total=True)
+    np.testing.assert_allclose(sums[:, -1], sums[:, :-1].sum(axis=1), rtol=1e-12)
+    assert np.all(sums[:, -1, 0] == len(y))

@@ -235,3 +235,166 @@ def test_disaggregate_equals_the_three_calls(data):
     pd.testing.assert_frame_equal(result.gaps, gaps_to_reference(data["y"], data["y_pred"],
                                                                  reference=("White", "Male"), **args))
     pd.testing.assert_frame_equal(result.spread, gaps_between_groups(data["y"], data["y_pred"], **args))
+
+
+# ---- few events, exact and Wilson intervals ------------------------------------------------------------------
+
+@pytest.fixture
+def no_false_positive():
+    """Cell 'a' has 31 negatives and no false positive; cell 'b' is large with errors on both sides."""
+    rng = np.random.default_rng(3)
+    y_b = (rng.random(400) < 0.4).astype(int)
+    pred_b = np.where(rng.random(400) < 0.8, y_b, 1 - y_b)
+    y = np.concatenate([np.zeros(31, int), np.ones(9, int), y_b])
+    y_pred = np.concatenate([np.zeros(31, int), np.ones(9, int), pred_b])
+    group = np.array(["a"] * 40 + ["b"] * 400)
+    return y, y_pred, group
+
+
+def test_no_errors_out_of_31_gets_an_exact_interval_and_a_flag(no_false_positive):
+    y, y_pred, group = no_false_positive
+    args = dict(sensitive_features={"g": group}, metrics=["fpr", "accuracy"], n_boot=300, random_state=1)
+    table = group_rates(y, y_pred, **args)
+    row = table.loc[("a", "fpr")]
+    assert row["count"] == 31 and row["events"] == 0 and not row["too_small"] and row["few_events"]
+    # Without the fallback the percentile bootstrap collapses to [0, 0]...
+    plain = group_rates(y, y_pred, min_events=0, **args).loc[("a", "fpr")]
+    assert plain["lower"] == plain["upper"] == 0.0 and plain["interval"] == "bootstrap"
+    # ...with it the interval is the exact one: upper end solves (1 - p)^31 = 0.025.
+    assert row["interval"] == "exact" and row["lower"] == 0.0
+    assert row["upper"] == pytest.approx(1 - 0.025 ** (1 / 31), rel=1e-12)
+    assert row["upper"] > 0.1
+    # The large cell keeps its bootstrap interval.
+    assert table.loc[("b", "fpr"), "interval"] == "bootstrap" and not table.loc[("b", "fpr"), "few_events"]
+    # Accuracy 40/40 in cell a: few on the failure side.
+    assert table.loc[("a", "accuracy"), "few_events"] and table.loc[("a", "accuracy"), "events"] == 40
+    text = format_rates(table)
+    assert text.loc["a", "fpr"] == f"0.000 [0.000, {row['upper']:.3f}] (0/31, exact)"
+    assert text.loc["b", "fpr"].count("(") == 0
+
+
+def test_gaps_involving_a_few_event_rate_are_flagged_and_shown_without_interval(no_false_positive):
+    y, y_pred, group = no_false_positive
+    args = dict(sensitive_features={"g": group}, metrics=["fpr", "tpr"], n_boot=300, random_state=1)
+    gaps = gaps_to_reference(y, y_pred, reference="b", **args)
+    assert gaps.loc[("a", "fpr"), "few_events"]
+    assert gaps.loc[("a", "tpr"), "too_small"]  # 9 positives: too small comes first in the text
+    assert format_gaps(gaps).loc[("a", "tpr"), "difference"] == "too small (positives=9)"
+    text = format_gaps(gaps)
+    difference = gaps.loc[("a", "fpr"), "difference"]
+    assert text.loc[("a", "fpr"), "difference"] == f"{difference:.3f} (few events, no interval)"
+    spread = gaps_between_groups(y, y_pred, **args)
+    assert spread.loc["fpr", "few_events"]
+    assert format_gaps(spread).loc["fpr", "ratio"].endswith("(few events, no interval)")
+    unflagged = gaps_to_reference(y, y_pred, reference="b", min_events=0, **args)
+    assert not unflagged["few_events"].any()
+    assert "few events" not in " ".join(format_gaps(unflagged)["difference"])
+
+
+def test_exact_and_wilson_intervals_match_their_formulas():
+    from scipy.stats import beta, norm
+
+    y = np.array([1] * 7 + [0] * 33 + [1] * 20 + [0] * 20)
+    y_pred = np.array([1] * 3 + [0] * 4 + [1] * 2 + [0] * 31 + [1] * 15 + [0] * 5 + [1] * 6 + [0] * 14)
+    group = np.array(["a"] * 40 + ["b"] * 40)
+    for interval in ("exact", "wilson"):
+        table = group_rates(y, y_pred, sensitive_features=group, metrics=["tpr", "selection_rate"],
+                            interval=interval, confidence=0.9, min_events=0)
+        assert (table["interval"] == interval).all()
+        for (cell, metric), row in table.iterrows():
+            x, n = row["events"], row["count"]
+            if interval == "exact":
+                low = beta.ppf(0.05, x, n - x + 1) if x > 0 else 0.0
+                high = beta.ppf(0.95, x + 1, n - x) if x < n else 1.0
+            else:
+                z = norm.ppf(0.95)
+                centre = (x + z * z / 2) / (n + z * z)
+                half = z / (n + z * z) * np.sqrt(x * (n - x) / n + z * z / 4)
+                low, high = centre - half, centre + half
+            assert row["lower"] == pytest.approx(low, rel=1e-9) and row["upper"] == pytest.approx(high, rel=1e-9)
+            assert row["lower"] <= row["rate"] <= row["upper"]
+    # Without n_boot the bootstrap gives no interval; the exact interval needs none.
+    assert "lower" not in group_rates(y, y_pred, sensitive_features=group).columns
+
+
+def test_weighted_exact_interval_uses_the_effective_sample_size():
+    y = np.array([0] * 40 + [0] * 40)
+    y_pred = np.array([1] * 4 + [0] * 36 + [1] * 4 + [0] * 36)
+    group = np.array(["a"] * 40 + ["b"] * 40)
+    w = np.where(np.arange(80) % 2 == 0, 1.0, 3.0)
+    table = group_rates(y, y_pred, sensitive_features=group, metrics=["fpr"], sample_weight=w,
+                        interval="exact", min_events=0)
+    plain = group_rates(y, y_pred, sensitive_features=group, metrics=["fpr"], interval="exact", min_events=0)
+    row = table.loc[("a", "fpr")]
+    n_eff = w[:40].sum() ** 2 / (w[:40] ** 2).sum()  # 32 rows' worth of information, not 40
+    from scipy.stats import beta
+    x = row["rate"] * n_eff
+    assert row["lower"] == pytest.approx(beta.ppf(0.025, x, n_eff - x + 1), rel=1e-9)
+    assert row["upper"] - row["lower"] > plain.loc[("a", "fpr"), "upper"] - plain.loc[("a", "fpr"), "lower"]
+    assert row["count"] == 40
+
+
+# ---- overall row and separate gap metrics ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_overall_row_equals_metricframe_overall_and_leaves_cells_unchanged(data, weighted):
+    metrics = ["selection_rate", "tpr", "fpr", "accuracy"]
+    frame = _fairlearn_by_group(data, ["race", "sex"], weighted)
+    args = dict(sensitive_features=data[["race", "sex"]], metrics=metrics, n_boot=100, random_state=3,
+                sample_weight=data["w"] if weighted else None)
+    with_overall = group_rates(data["y"], data["y_pred"], overall=True, **args)
+    without = group_rates(data["y"], data["y_pred"], **args)
+    top = with_overall.iloc[:len(metrics)]
+    assert top.index.droplevel("metric").unique().tolist() == [("overall", "")]
+    np.testing.assert_allclose(top["rate"].to_numpy(), frame.overall[metrics].to_numpy(float), rtol=1e-12)
+    assert top.loc[("overall", "", "accuracy"), "count"] == len(data)
+    pd.testing.assert_frame_equal(with_overall.iloc[len(metrics):], without, check_index_type=False)
+    # The overall row's resamples are the cells' resamples added up (weighted sums; label-scaled ones differ).
+    from faircode._bootstrap import SUMS, bootstrap_sums, categorize
+    from faircode._inputs import encode_groups
+
+    groups = encode_groups(data[["race", "sex"]], len(data))
+    w = data["w"].to_numpy() if weighted else None
+    cats = categorize(groups.codes, data["y"].to_numpy(), data["y_pred"].to_numpy(), w, groups.n_cells)
+    sums = bootstrap_sums(cats, 50, np.random.default_rng(0), stratify=False, total=True)
+    plain_columns = [i for i, name in enumerate(SUMS) if name.startswith("W_")]
+    np.testing.assert_allclose(sums[:, -1, plain_columns], sums[:, :-1, plain_columns].sum(axis=1), rtol=1e-12)
+    cells_only = bootstrap_sums(cats, 50, np.random.default_rng(0), stratify=False)
+    np.testing.assert_array_equal(sums[:, :-1], cells_only)
+    assert (top["lower"] <= top["rate"]).all() and (top["rate"] <= top["upper"]).all()
+    assert format_rates(with_overall).index[0] == ("overall", "")
+
+
+def test_disaggregate_overall_and_gap_metrics(data):
+    args = dict(sensitive_features=data["race"], n_boot=40, random_state=2, reference="White")
+    result = disaggregate(data["y"], data["y_pred"], metrics=["base_rate", "fpr", "fnr"], gap_metrics=["fpr"],
+                          overall="everyone", **args)
+    assert result.rates.index.unique("metric").tolist() == ["base_rate", "fpr", "fnr"]
+    assert result.gaps.index.unique("metric").tolist() == ["fpr"]
+    assert result.spread.index.tolist() == ["fpr"]
+    assert result.overall.index.tolist() == ["base_rate", "fpr", "fnr"]
+    assert result.overall.loc["base_rate", "rate"] == pytest.approx(data["y"].mean(), rel=1e-12)
+    assert "everyone" not in result.gaps.index.get_level_values("race")
+    pd.testing.assert_frame_equal(result.gaps, gaps_to_reference(data["y"], data["y_pred"], metrics=["fpr"], **args))
+    rest = {k: v for k, v in args.items() if k != "reference"}
+    pd.testing.assert_frame_equal(result.spread, gaps_between_groups(data["y"], data["y_pred"], metrics=["fpr"],
+                                                                     **rest))
+    with pytest.raises(ValueError, match=re.escape("these rates have no overall row; call disaggregate(..., "
+                                                   "overall=True)")):
+        disaggregate(data["y"], data["y_pred"], metrics=["fpr"], **args).overall
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(interval="bca"), "unknown interval 'bca'; the intervals are: bootstrap, exact, wilson"),
+    (dict(min_events=-2), "min_events must be a non-negative integer; got -2"),
+    (dict(overall=3), "overall must be True, False or a non-empty label (str); got 3"),
+    (dict(overall="a"), "the overall row's label 'a' is also a group; pass overall='<another label>'"),
+])
+def test_bad_new_options_say_what_arrived(kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        group_rates([0, 1, 1], [0, 1, 1], sensitive_features=["a", "b", "b"], **kwargs)
+
+
+def test_bad_gap_metrics():
+    with pytest.raises(ValueError, match=re.escape("unknown metric 'ppv'; the metrics are: selection_rate")):
+        disaggregate([0, 1, 1, 0], [0, 1, 1, 1], sensitive_features=["a", "b", "b", "a"], gap_metrics=["ppv"])
