@@ -33,13 +33,17 @@ def _env(root):
     return env
 
 
-def _timed(command, root, check=True):
+def _run(command, root):
     started = time.perf_counter()
     done = subprocess.run(command, cwd=root, env=_env(root), capture_output=True, text=True)
     seconds = time.perf_counter() - started
-    if check and done.returncode != 0:
+    if done.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, command))} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-    return seconds
+    return seconds, done.stdout
+
+
+def _timed(command, root):
+    return _run(command, root)[0]
 
 
 def _copy_repository(target):
@@ -64,8 +68,12 @@ def _copy_repository(target):
     return [read_page(target, p) for p in pages]
 
 
-def _build(root):
-    return _timed([sys.executable, "-m", "scripts.pagebuild", "build", "-q"], root)
+def _build(root, ran):
+    """Time one build and make sure it ran exactly ``ran`` pages (so each figure measures what it says)."""
+    seconds, out = _run([sys.executable, "-m", "scripts.pagebuild", "build", "-q"], root)
+    if f"built: {ran} ran," not in out:
+        raise RuntimeError(f"expected the build to run {ran} page(s); it printed: {out.strip()}")
+    return seconds
 
 
 def _engines(root):
@@ -120,23 +128,25 @@ def main():
         root = pathlib.Path(temp) / "repo"
         pages = _copy_repository(root)
         _bench("build_pages", len(pages), "pages")
-        full = _build(root)
+        full = _build(root, len(pages))
         _bench("build_full_wall", full, "s")
         sequential = sum(_timed([sys.executable, page.script_path], root) for page in pages)
         _bench("scripts_sequential_sum", sequential, "s")
         _bench("build_full_over_scripts", full / sequential, "ratio")
-        _bench("build_nochange", statistics.median(_build(root) for _ in range(3)), "s")
+        _bench("build_nochange", statistics.median(_build(root, 0) for _ in range(3)), "s")
 
         first = root / pages[0].path
         first.write_text(first.read_text() + "\nA sentence of prose added by the benchmark.\n")
-        _bench("build_prose_edit", _build(root), "s")
+        _bench("build_prose_edit", _build(root, 0), "s")
 
-        last = pages[0].runnable[-1]
+        from scripts.pagebuild import read_page
+
+        last = read_page(root, pages[0].path).runnable[-1]  # line numbers as the build left the page
         lines = first.read_text().split("\n")
         end = last.line - 1 + last.source.count("\n")
         lines.insert(end, "# a comment added by the benchmark")
         first.write_text("\n".join(lines))
-        _bench("build_code_edit_one_page", _build(root), "s")
+        _bench("build_code_edit_one_page", _build(root, 1), "s")
 
         stock = _stock_chain(root, pages)
         _bench("stock_chain", stock, "s")

@@ -122,12 +122,13 @@ class _Assembler:
         text = inject(page.text, page.regions, rendered)
         return text, render_script(page), figures
 
-    def finish(self, page, key, outputs):
+    def finish(self, page, key, outputs, seconds=None):
         """Write or compare a page's files; in a build, record the cache entry afterwards."""
         root = self.config.root
         text, script, figures = self.files(page, outputs)
         stale = _stale_figures(root, page, len(figures))
         if self.write:
+            previous = self.cache.get(page.path) or {}
             for path, data in [(page.path, text.encode()), (page.script_path, script.encode())] + [
                 (path, data) for path, (_, data) in figures.items() if data is not None
             ]:
@@ -141,6 +142,7 @@ class _Assembler:
                 "script": page.script_path, "script_sha": sha256(script.encode()),
                 "figures": {path: sha for path, (sha, _) in figures.items()},
                 "outputs": [[stdout, [[alt, sha] for alt, sha, _ in drawn]] for stdout, drawn in outputs],
+                "seconds": round(seconds, 2) if seconds is not None else previous.get("seconds"),
             })
             return
         for path, expected in [(page.path, text), (page.script_path, script)]:
@@ -242,11 +244,14 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
             summary.failures.append((page.path, result.error))
             return
         outputs = [(stdout, [(alt, sha256(data), data) for alt, data in drawn]) for stdout, drawn in result.outputs]
-        assembler.finish(page, key, outputs)
+        assembler.finish(page, key, outputs, result.seconds)
         summary.ran.append(page.path)
 
     if not only:
         _orphans(config, paths, summary, write)
+    # Longest first (by the last recorded run; never-run pages count as long), so that with -j the slowest
+    # page does not start last and leave the other cores idle at the end.
+    jobs.sort(key=lambda job: -((cache.get(job.path) or {}).get("seconds") or float("inf")))
     run_jobs(jobs, parallel=parallel or os.cpu_count() or 1, dpi=config.dpi, preload=config.preload,
              root=root, on_start=reporter.start, on_finish=finished)
     summary.seconds = time.monotonic() - started
