@@ -36,9 +36,10 @@ GROUPS = {  # name -> the sensitive features whose cells are reported (two featu
     "race x sex": {"race": raw["race"].to_numpy(), "sex": raw["sex"].to_numpy()},
 }
 REFERENCE = {"sex": "Male", "race": "White", "age band": "25-44", "race x sex": ("White", "Male")}
-METRICS = ("base_rate", "selection_rate", "accuracy", "fpr", "fnr")  # base_rate: context, not a model metric
-GAP_METRICS = ("selection_rate", "accuracy", "fpr", "fnr")
+METRICS = ("base_rate", "selection_rate", "accuracy", "fpr", "fnr")  # rates shown, base rate as context
+GAP_METRICS = ("selection_rate", "accuracy", "fpr", "fnr")  # rates compared between groups
 MIN_COUNT = 30  # rows in a rate's denominator below which the cell is not estimated
+MIN_EVENTS = 5  # rows on either side of a rate (e.g. errors and non-errors) below which its interval is exact
 N_BOOT = 1000
 CONFIDENCE = 0.95
 SEED = data.random_state
@@ -58,6 +59,8 @@ record = {
     "minimum cell size": f"{MIN_COUNT} rows in the denominator (a 95% interval at rate 0.5 is about "
                          f"+/-{widest:.2f} there)",
     "intervals": f"{CONFIDENCE:.0%} percentile bootstrap, {N_BOOT:,} resamples of all test rows, seed {SEED}",
+    "few events": f"under {MIN_EVENTS} rows on either side of a rate (e.g. errors, non-errors): exact "
+                  "binomial interval; no interval on its gaps",
     "other factors": "left as they occur (occupation, hours, education not held fixed)",
 }
 width = max(map(len, record))
@@ -65,55 +68,50 @@ for key, value in record.items():
     print(f"{key:<{width}}  {value}")
 
 # %%
-from faircode.metrics import disaggregate, format_rates, group_rates
+from faircode.metrics import disaggregate, format_rates
 
 # One call per set of groups: rates, gaps to the reference and their intervals, all from the same resamples.
-results = {
-    name: disaggregate(y_test, y_pred, sensitive_features=features, reference=REFERENCE[name], metrics=METRICS,
-                       min_count=MIN_COUNT, n_boot=N_BOOT, confidence=CONFIDENCE, random_state=SEED)
-    for name, features in GROUPS.items()
-}
-everyone = group_rates(y_test, y_pred, sensitive_features={"": np.full(len(y_test), "all test rows")},
-                       metrics=METRICS, min_count=MIN_COUNT, n_boot=N_BOOT, confidence=CONFIDENCE,
-                       random_state=SEED)
-print(format_rates(everyone).rename_axis(None).to_string())
+results = {}
+for name, features in GROUPS.items():
+    results[name] = disaggregate(
+        y_test, y_pred, sensitive_features=features, reference=REFERENCE[name],
+        metrics=GAP_METRICS if name == "race x sex" else METRICS,  # no base rate there: the table is wide enough
+        gap_metrics=GAP_METRICS, min_count=MIN_COUNT, min_events=MIN_EVENTS, n_boot=N_BOOT,
+        confidence=CONFIDENCE, random_state=SEED,
+        # The overall row once, in the first table: each set of groups draws its own resamples, so its interval
+        # would differ in the last digit from table to table.
+        overall=name == "sex",
+    )
 for name in ("sex", "race", "age band"):
-    print()
     print(format_rates(results[name].rates).to_string())
+    print()
 
 # %%
 from faircode.metrics import format_gaps
 
-
-def gaps(name):
-    """Each cell's model metrics against the reference cell's: difference and ratio, each with its interval."""
-    table = results[name].gaps
-    return table[table.index.get_level_values("metric").isin(GAP_METRICS)]
-
-
 print(f"reference: {REFERENCE['sex']}")
-print(format_gaps(gaps("sex")).to_string())
+print(format_gaps(results["sex"].gaps).to_string())
 
 # %%
 for name in ("race", "age band"):
     print(f"reference: {REFERENCE[name]}")
-    print(format_gaps(gaps(name)).to_string())
+    print(format_gaps(results[name].gaps).to_string())
     print()
 
 # %%
-rates = results["race x sex"].rates
-cells = rates[rates.index.get_level_values("metric").isin(GAP_METRICS)]  # base rate left out to fit the width
+cells = results["race x sex"].rates
 print(format_rates(cells).to_string())
 
 # %%
-cell_gaps = gaps("race x sex")
+cell_gaps = results["race x sex"].gaps
 print(f"reference: {' '.join(REFERENCE['race x sex'])}")
 print(format_gaps(cell_gaps).to_string())
 
 # How many difference intervals exclude 0, per metric, against how many would by chance if no gap were real.
-estimable = cell_gaps[~cell_gaps["too_small"]]
+estimable = cell_gaps[~cell_gaps["too_small"] & ~cell_gaps["few_events"]]
 excludes_0 = (estimable["difference_lower"] > 0) | (estimable["difference_upper"] < 0)
 tally = excludes_0.groupby(level="metric", sort=False).agg(estimable="size", excluding_0="sum")
+tally = tally.reindex(list(GAP_METRICS))
 tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).round(1)
 print()
 print(tally.to_string())
@@ -121,48 +119,52 @@ print(tally.to_string())
 # %%
 import matplotlib.pyplot as plt
 
-fig, axes = plt.subplots(1, 2, figsize=(9, 4.2), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(9, 4.4), sharey=True)
 labels = [f"{race} {sex}" for race, sex in cells.xs("fpr", level="metric").index]
 positions = np.arange(len(labels))
 for ax, metric, title in zip(axes, ("fpr", "fnr"), ("false positive rate", "false negative rate")):
     part = cells.xs(metric, level="metric")
     ok = ~part["too_small"].to_numpy()
+    few = ok & part["few_events"].to_numpy()  # exact interval: drawn with an open marker
     rate, low, high = (part[c].to_numpy() for c in ("rate", "lower", "upper"))
-    ax.errorbar(rate[ok], positions[ok], xerr=[rate[ok] - low[ok], high[ok] - rate[ok]],
-                fmt="o", color="#4477aa", capsize=3)
+    for show, face, name in ((ok & ~few, "#4477aa", "bootstrap interval"),
+                             (few, "white", f"exact interval (under {MIN_EVENTS} errors or non-errors)")):
+        if show.any():
+            ax.errorbar(rate[show], positions[show], xerr=[rate[show] - low[show], high[show] - rate[show]],
+                        fmt="o", color="#4477aa", markerfacecolor=face, capsize=3, label=name)
     reference = part.loc[REFERENCE["race x sex"], "rate"]
     ax.axvline(reference, color="#888888", linestyle="--", linewidth=1)
     for y, (count, denominator) in zip(positions[~ok], part.loc[~ok, ["count", "denominator"]].to_numpy()):
         ax.annotate(f"too small ({denominator}={count})", (0.01, y), xycoords=("axes fraction", "data"),
                     va="center", fontsize=8, color="#cc3311",
                     bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
-    ax.set_xlim(0, 1 if metric == "fnr" else 0.12)
+    ax.set_xlim((-0.02, 1) if metric == "fnr" else (-0.003, 0.16))  # room for a marker at 0
     ax.set_ylim(len(labels) - 0.5, -0.5)  # first cell at the top, no row clipped
     ax.set_title(f"{title} ({CONFIDENCE:.0%} interval)")
     ax.grid(axis="x", alpha=0.3)
 axes[0].set_yticks(positions, labels)
+axes[0].legend(loc="lower right", fontsize=7)
 fig.tight_layout()
 fig.set_label("False positive and false negative rates of the gradient boosting model for each race by sex cell "
-              "of the Benefits Denial test rows, with 95% bootstrap intervals; cells with fewer than 30 rows in "
-              "the denominator are marked too small instead of plotted; a dashed line marks White men.")
+              "of the Benefits Denial test rows, with 95% intervals: bootstrap intervals as filled dots, exact "
+              "binomial intervals as open dots where a rate rests on fewer than 5 errors or non-errors; cells "
+              "with fewer than 30 rows in the denominator are marked too small instead of plotted; a dashed line "
+              "marks White men.")
 
 # %%
-from scipy.stats import beta
+from faircode.metrics import group_rates
 
-# The percentile bootstrap can only resample the errors a cell has: with none or a few it gives a collapsed or
-# too narrow interval. The exact (Clopper-Pearson) binomial interval is a check on those cells.
-rows = []
-for (race, sex, metric), row in cells.loc[(slice(None), slice(None), ["fpr", "fnr"]), :].iterrows():
-    errors = int(round(row["rate"] * row["count"]))
-    if row["too_small"] or errors >= 10:
-        continue
-    alpha = 1 - CONFIDENCE
-    exact_low = beta.ppf(alpha / 2, errors, row["count"] - errors + 1) if errors > 0 else 0.0
-    exact_high = beta.ppf(1 - alpha / 2, errors + 1, row["count"] - errors)
-    rows.append({"cell": f"{race} {sex}", "metric": metric, "count": row["count"], "errors": errors,
-                 "rate": f"{row['rate']:.3f}", "bootstrap": f"[{row['lower']:.3f}, {row['upper']:.3f}]",
-                 "exact": f"[{exact_low:.3f}, {exact_high:.3f}]"})
-print(pd.DataFrame(rows).to_string(index=False))
+# The same resamples (same seed) with the few-events fallback switched off: plain percentile bootstrap everywhere.
+plain = group_rates(y_test, y_pred, sensitive_features=GROUPS["race x sex"], metrics=GAP_METRICS,
+                    min_count=MIN_COUNT, min_events=0, n_boot=N_BOOT, confidence=CONFIDENCE, random_state=SEED)
+flagged = cells[cells["few_events"] & ~cells["too_small"]]
+print(pd.DataFrame({
+    "count": flagged["count"],
+    "events": flagged["events"],
+    "rate": flagged["rate"].map("{:.3f}".format),
+    "bootstrap": [f"[{plain.loc[i, 'lower']:.3f}, {plain.loc[i, 'upper']:.3f}]" for i in flagged.index],
+    "reported (exact)": [f"[{low:.3f}, {high:.3f}]" for low, high in flagged[["lower", "upper"]].to_numpy()],
+}).to_string())
 
 # %%
 from fairlearn.metrics import MetricFrame, false_negative_rate, false_positive_rate, selection_rate
@@ -173,8 +175,11 @@ frame = MetricFrame(
              "fpr": false_positive_rate, "fnr": false_negative_rate},
     y_true=y_test, y_pred=y_pred, sensitive_features=pd.DataFrame(GROUPS["race x sex"]),
 )
-ours = cells["rate"].unstack("metric")[list(frame.by_group.columns)]
-print(f"largest difference from faircode's rates: {np.nanmax(np.abs(frame.by_group.to_numpy() - ours.to_numpy())):.1e}")
+columns = list(frame.by_group.columns)
+ours = cells["rate"].unstack("metric").reindex(frame.by_group.index)[columns]
+largest = max(np.nanmax(np.abs(frame.by_group.to_numpy(float) - ours.to_numpy())),
+              np.max(np.abs(frame.overall[columns].to_numpy(float) - results["sex"].overall["rate"][columns])))
+print(f"largest difference from faircode's rates (cells and overall): {largest:.1e}")
 print("\nMetricFrame's FNR where faircode reports 'too small':")
 small = cells.xs("fnr", level="metric")
 small = small[small["too_small"]]
