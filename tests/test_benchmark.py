@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import pathlib
 
+import joblib
 import numpy as np
 import pandas as pd
 import pytest
@@ -215,3 +216,11 @@ def test_bad_target_and_constraint(tiny_root):
     with pytest.raises(ValueError, match="unknown constraint 'parity'; the constraints are: 'demographic_parity'"):
         run_benchmark([TINY], ["S3"], ["decision_tree"], targets={TINY: ("age", "parity")}, n_jobs=1,
                       root=tiny_root)
+
+
+def test_grid_runs_under_an_enclosing_joblib_backend(tiny_root):
+    # The Dask/Ray recipe in the CLI's docstring relies on the harness taking the backend from the context.
+    grid = dict(audits=[TINY], strategies=["S2", "S4"], models=["decision_tree"], n_boot=100, root=tiny_root)
+    with joblib.parallel_config(backend="threading"):
+        threaded = run_benchmark(**grid, n_jobs=2)
+    pd.testing.assert_frame_equal(threaded, run_benchmark(**grid, n_jobs=1), check_exact=True)

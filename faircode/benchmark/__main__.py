@@ -13,8 +13,9 @@ Examples (from the repository root)::
 
 The fits run in parallel through joblib (``--jobs``, default every core); the results are the same for any
 number of workers. A grid that outgrows one machine runs on a cluster through joblib's backend, with no change
-to faircode: call ``run_benchmark`` inside ``joblib.parallel_config`` (or the older ``parallel_backend``) with
-``n_jobs=None`` so that the backend decides how many workers to use::
+to faircode: call ``run_benchmark`` inside ``joblib.parallel_config`` (or the older ``parallel_backend``);
+``n_jobs=-1`` then means every core of the cluster. The harness never names a backend itself, so the
+enclosing one is used::
 
     # Dask: pip install "dask[distributed]"; start a scheduler and workers, then
     import joblib
@@ -23,13 +24,13 @@ to faircode: call ``run_benchmark`` inside ``joblib.parallel_config`` (or the ol
     from faircode.benchmark._report import format_results
     client = Client("tcp://scheduler:8786")          # registers the "dask" joblib backend
     with joblib.parallel_config(backend="dask"):
-        print(format_results(run_benchmark(seeds=20, n_jobs=None)))
+        print(format_results(run_benchmark(seeds=20, n_jobs=-1)))
 
     # Ray: pip install "ray[default]"; ray start --head (and workers), then
     from ray.util.joblib import register_ray
     register_ray()
     with joblib.parallel_config(backend="ray"):
-        print(format_results(run_benchmark(seeds=20, n_jobs=None)))
+        print(format_results(run_benchmark(seeds=20, n_jobs=-1)))
 
 The workers need this repository on their path (same commit, same requirements.lock), because each fit imports
 faircode and reads nothing but the arrays it is sent.
