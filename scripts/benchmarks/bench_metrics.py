@@ -5,7 +5,9 @@ faircode's ``disaggregate`` computes the rates with intervals, the gaps to the l
 cells, all with 1,000 resamples. MetricFrame(n_boot=...) takes about a tenth of a second per resample here, so it is timed
 with N_BOOT_FAIRLEARN resamples and once without bootstrap, and its 1,000-resample time is extrapolated
 linearly from the per-resample cost (the BENCH name says so). The intervals are compared on the cells large
-enough to estimate, both in rate units and in Monte Carlo standard errors of the difference.
+enough to estimate whose rates do not rest on few events (those get the exact interval, which MetricFrame does
+not have), both in rate units and in Monte Carlo standard errors of the difference. Two more lines time the
+additions: the overall row (as a ratio to the same call without it) and exact intervals without resampling.
 """
 import time
 
@@ -38,9 +40,9 @@ def _data():
     return y_true, y_pred, cells
 
 
-def _faircode(y_true, y_pred, cells):
+def _faircode(y_true, y_pred, cells, **options):
     args = dict(sensitive_features=cells, metrics=list(METRICS), n_boot=N_BOOT, confidence=0.95, random_state=0)
-    return disaggregate(y_true, y_pred, **args).rates
+    return disaggregate(y_true, y_pred, **(args | options)).rates
 
 
 def _metricframe(y_true, y_pred, cells, n_boot):
@@ -48,9 +50,9 @@ def _metricframe(y_true, y_pred, cells, n_boot):
     return MetricFrame(metrics=METRICS, y_true=y_true, y_pred=y_pred, sensitive_features=cells, **boot)
 
 
-def _timed(fn, *args):
+def _timed(fn, *args, **kwargs):
     start = time.perf_counter()
-    result = fn(*args)
+    result = fn(*args, **kwargs)
     return time.perf_counter() - start, result
 
 
@@ -68,6 +70,8 @@ def main():
         seconds, rates = _timed(_faircode, y_true, y_pred, cells)
         ours_times.append(seconds)
     ours = min(ours_times)
+    with_overall = min(_timed(_faircode, y_true, y_pred, cells, overall=True)[0] for _ in range(REPEATS))
+    exact = min(_timed(_faircode, y_true, y_pred, cells, n_boot=None, interval="exact")[0] for _ in range(REPEATS))
     base_s, _ = _timed(_metricframe, y_true, y_pred, cells, None)
     boot_s, frame = _timed(_metricframe, y_true, y_pred, cells, N_BOOT_FAIRLEARN)
     per_resample = max(boot_s - base_s, 0.0) / N_BOOT_FAIRLEARN
@@ -77,7 +81,7 @@ def main():
     groups = encode_groups(cells, len(y_true))
     cats = categorize(groups.codes, y_true, y_pred, None, groups.n_cells)
     reps = rates_from_sums(bootstrap_sums(cats, N_BOOT, make_rng(0), stratify=False), list(METRICS))
-    ok = ~rates["too_small"].unstack("metric")[list(METRICS)].to_numpy()
+    ok = ~(rates["too_small"] | rates["few_events"]).unstack("metric")[list(METRICS)].to_numpy()
     max_abs, max_z = 0.0, 0.0
     for i, column in enumerate(("lower", "upper")):
         mine = rates[column].unstack("metric")[list(METRICS)]
@@ -91,7 +95,7 @@ def main():
         max_z = max(max_z, float(z[ok].max()))
 
     n_cells, n_ok = groups.n_cells, int(ok.all(axis=1).sum())
-    print(f"# {len(y_true)} rows, {n_cells} race x sex cells ({n_ok} with every count >= 30), "
+    print(f"# {len(y_true)} rows, {n_cells} race x sex cells ({n_ok} with every count >= 30 and >= 5 events), "
           f"{len(METRICS)} metrics; MetricFrame {base_s:.2f} s without bootstrap, {boot_s:.2f} s with "
           f"{N_BOOT_FAIRLEARN} resamples")
     print(f"BENCH metrics_faircode_rates_gaps_boot{N_BOOT}_s {ours:.4f} s")
@@ -99,6 +103,8 @@ def main():
     print(f"BENCH metrics_speedup_vs_metricframe_boot{N_BOOT} {theirs / ours:.0f} x")
     print(f"BENCH metrics_ci95_max_abs_diff_vs_metricframe_cells_ge30 {max_abs:.4f} rate")
     print(f"BENCH metrics_ci95_max_diff_in_monte_carlo_se_cells_ge30 {max_z:.2f} se")
+    print(f"BENCH metrics_overall_row_time_ratio {with_overall / ours:.2f} x")
+    print(f"BENCH metrics_faircode_rates_gaps_exact_no_boot_s {exact:.4f} s")
 
 
 if __name__ == "__main__":
