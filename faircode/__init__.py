@@ -9,6 +9,7 @@
 from faircode._audits import AuditData, DataFileError, list_audits, load_audit
 from faircode.metrics import (
     DEFAULT_METRICS,
+    INTERVALS,
     METRICS,
     Disaggregation,
     disaggregate,
@@ -22,7 +23,7 @@ from faircode.models import MODELS, build_model
 from faircode.splits import group_label_cells, group_label_folds, systematic_labels, systematic_split
 
 __all__ = [
-    "AuditData", "DataFileError", "DEFAULT_METRICS", "Disaggregation", "METRICS", "MODELS", "build_model",
+    "AuditData", "DataFileError", "DEFAULT_METRICS", "Disaggregation", "INTERVALS", "METRICS", "MODELS", "build_model",
     "disaggregate", "format_gaps", "format_rates", "gaps_between_groups", "gaps_to_reference", "group_label_cells",
     "group_label_folds", "group_rates", "list_audits", "load_audit", "systematic_labels", "systematic_split",
 ]
