@@ -12,8 +12,8 @@ N_SPLITS, REPEATS = 5, 20
 
 data = load_audit("German Credit Lending")  # default strategy S2: core columns only
 X, y = data.X, data.y.to_numpy()
-young = data.masks["age"].to_numpy()  # 1 = under 30
-groups = {"under_30": young}
+under_30 = data.masks["age"].to_numpy()  # the audit's age mask: 1 = under 30
+groups = {"under_30": under_30}
 cells = group_label_cells(y, sensitive_features=groups)  # "under_30=1, y=0" and so on
 
 counts = cells.value_counts().sort_index()
@@ -29,7 +29,7 @@ GAPS = ["selection_rate", "tpr"]
 
 def gaps_on(pred, rows):
     """Under-30 rate minus 30-and-over rate on the given rows, for each metric in GAPS."""
-    table = gaps_to_reference(y[rows], pred[rows], sensitive_features={"under_30": young[rows]},
+    table = gaps_to_reference(y[rows], pred[rows], sensitive_features={"under_30": under_30[rows]},
                               reference=0, metrics=GAPS, min_count=0)
     return table["difference"].to_numpy()
 
@@ -50,6 +50,11 @@ schemes = {
 cell_code = cells.cat.codes.to_numpy()
 
 
+def fit_on(rows):
+    """The audit's seeded logistic regression, fitted on the given rows."""
+    return build_model("logistic_regression", data.random_state).fit(X.iloc[rows], y[rows])
+
+
 def cross_validate(repeats):
     """Out-of-fold predictions, pooled gaps and per-fold gaps for each repeat, and each test fold's
     smallest group-by-label cell."""
@@ -57,8 +62,7 @@ def cross_validate(repeats):
     for folds in repeats:
         out_of_fold = np.empty(len(y), dtype=int)
         for fit_rows, test_rows in folds:
-            model = build_model("logistic_regression", data.random_state).fit(X.iloc[fit_rows], y[fit_rows])
-            out_of_fold[test_rows] = model.predict(X.iloc[test_rows])
+            out_of_fold[test_rows] = fit_on(fit_rows).predict(X.iloc[test_rows])
             per_fold.append(gaps_on(out_of_fold, test_rows))
             smallest.append(np.bincount(cell_code[test_rows], minlength=len(counts)).min())
         predictions.append(out_of_fold)
@@ -70,8 +74,8 @@ def cross_validate(repeats):
 results = {name: cross_validate(repeats) for name, repeats in schemes.items()}
 
 test = data.idx_test
-benchmark = build_model("logistic_regression", data.random_state).fit(X.iloc[data.idx_train], y[data.idx_train])
-single = gaps_to_reference(y[test], benchmark.predict(X.iloc[test]), sensitive_features={"under_30": young[test]},
+single_pred = fit_on(data.idx_train).predict(X.iloc[test])
+single = gaps_to_reference(y[test], single_pred, sensitive_features={"under_30": under_30[test]},
                            reference=0, metrics=GAPS, n_boot=2000, random_state=data.random_state)
 
 for j, metric in enumerate(GAPS):

@@ -3,12 +3,10 @@
 # Run it from the repository root: PYTHONPATH=. python3 explainers/code/leave-one-group-out-evaluation.py
 
 # %%
-import numpy as np
-import pandas as pd
-
 from faircode.benchmark import load_audit
 from faircode.models import build_model
 
+FAMILIES = ("random_forest", "logistic_regression")  # a flexible model and a linear one
 data = load_audit("Benefits Denial", strategy="baseline")  # every column: race and native.country are features
 X, y = data.X, data.y.to_numpy()
 train, test = data.idx_train, data.idx_test
@@ -21,19 +19,24 @@ print(f"{data.name}: {len(y):,} rows, {X.shape[1]} feature columns; "
       f"the audit's split: {len(train):,} training rows, {len(test):,} test rows")
 
 
-def leave_one_group_out(model_name):
+def fit(family, rows):
+    """A fresh, seeded model of the family, fitted on the given training rows."""
+    return build_model(family, data.random_state).fit(X.iloc[rows], y[rows])
+
+
+def leave_one_group_out(family):
     """Per held-out group: which of its test rows a model trained on everyone, and one trained without
     the group, classify correctly."""
-    everyone = build_model(model_name, data.random_state).fit(X.iloc[train], y[train])
+    everyone = fit(family, train)
     right_everyone = everyone.predict(X.iloc[test]) == y[test]
     results = []
     for column, group in held_out:
         member = (data.raw[column] == group).to_numpy()
         kept = train[~member[train]]
-        without = build_model(model_name, data.random_state).fit(X.iloc[kept], y[kept])
+        without = fit(family, kept)
         rows = test[member[test]]
         results.append({
-            "model": model_name, "column": column, "group": group,
+            "model": family, "column": column, "group": group,
             "train_removed": len(train) - len(kept), "kept": kept, "rows": rows,
             "right_with": right_everyone[member[test]],
             "right_without": without.predict(X.iloc[rows]) == y[rows],
@@ -41,7 +44,7 @@ def leave_one_group_out(model_name):
     return results
 
 
-results = leave_one_group_out("random_forest") + leave_one_group_out("logistic_regression")
+results = [r for family in FAMILIES for r in leave_one_group_out(family)]
 
 # %%
 import numpy as np
@@ -85,11 +88,11 @@ for r in results:
     })
 table = pd.DataFrame(rows)
 print(f"95% paired bootstrap intervals; none where fewer than {MIN_FLIPS} test rows flipped\n")
-for model_name in ("random_forest", "logistic_regression"):
-    part = [r for r in results if r["model"] == model_name]
-    shown = table[[r["model"] == model_name for r in results]]
+for family in FAMILIES:
+    part = [r for r in results if r["model"] == family]
+    shown = table[[r["model"] == family for r in results]]
     separated = sum(r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in part)
-    print(f"{model_name}: accuracy on the held-out group's test rows")
+    print(f"{family}: accuracy on the held-out group's test rows")
     print(shown.to_string(index=False))
     print(f"intervals that exclude zero: {separated} of {len(part)}\n")
 total = sum(r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in results)
@@ -103,7 +106,7 @@ for r in results:
     if r["train_removed"] <= 0.1 * len(train):
         continue
     subset = np.sort(control_rng.choice(train, size=len(r["kept"]), replace=False))
-    control = build_model(r["model"], data.random_state).fit(X.iloc[subset], y[subset])
+    control = fit(r["model"], subset)
     right_control = control.predict(X.iloc[r["rows"]]) == y[r["rows"]]
     size_only, lo1, hi1, *_ = paired_change(r["right_with"], right_control, rng=rng)
     group_part, lo2, hi2, *_ = paired_change(right_control, r["right_without"], rng=rng)
@@ -115,20 +118,20 @@ for r in results:
 
 # %%
 import matplotlib.pyplot as plt
+import numpy as np
 
 fig, ax = plt.subplots(figsize=(9, 5.5))
 labels = [f"{r['column']}: {r['group']} (n={len(r['rows']):,})" for r in results if r["model"] == "random_forest"]
 positions = np.arange(len(labels))[::-1]
-for offset, (model_name, colour) in zip((0.15, -0.15), (("random_forest", "#4477aa"),
-                                                       ("logistic_regression", "#ee6677"))):
-    part = [r for r in results if r["model"] == model_name]
+for offset, family, colour in zip((0.15, -0.15), FAMILIES, ("#4477aa", "#ee6677")):
+    part = [r for r in results if r["model"] == family]
     for pos, r in zip(positions + offset, part):
         if r["flips"] >= MIN_FLIPS:
             ax.errorbar(r["change"], pos, xerr=[[r["change"] - r["low"]], [r["high"] - r["change"]]],
                         fmt="o", color=colour, capsize=3)
         else:
             ax.plot(r["change"], pos, "o", mfc="white", color=colour)
-    ax.plot([], [], "o", color=colour, label=model_name.replace("_", " "))
+    ax.plot([], [], "o", color=colour, label=family.replace("_", " "))
 ax.plot([], [], "o", mfc="white", color="grey", label=f"fewer than {MIN_FLIPS} rows flipped: no interval")
 ax.axvline(0, color="grey", lw=0.8)
 n_race = len(held_out) - len(top_countries)
