@@ -37,7 +37,8 @@ DEFAULT_MODELS = ("logistic_regression", "random_forest")
 #: The four gaps reported per protected attribute, by the rate each compares.
 GAPS = {"parity": "selection rate", "tpr": "true positive rate", "fpr": "false positive rate",
         "precision": "precision"}
-_CONSTRAINT_GAP = {"demographic_parity": "parity", "true_positive_rate_parity": "tpr", "equalized_odds": "tpr"}
+_CONSTRAINT_GAPS = {"demographic_parity": ("parity",), "true_positive_rate_parity": ("tpr",),
+                    "equalized_odds": ("tpr", "fpr")}
 
 N_BOOT = 1000
 THRESHOLD_FRACTION = 0.5
@@ -51,9 +52,9 @@ class Target:
     constraint: str
 
     @property
-    def gap(self) -> str:
-        """The reported gap that the constraint aims to close (``"parity"`` or ``"tpr"``)."""
-        return _CONSTRAINT_GAP[self.constraint]
+    def gaps(self) -> tuple:
+        """The reported gaps that the constraint aims to close, e.g. ``("parity",)``."""
+        return _CONSTRAINT_GAPS[self.constraint]
 
 
 #: Per audit, the attribute its write-up is chiefly about, and demographic parity as the constraint: in both

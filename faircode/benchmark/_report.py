@@ -98,7 +98,8 @@ def format_results(results: pd.DataFrame, *, markdown: bool = False) -> str:
         target = meta.get("target")
         if target is not None and strategies & set(_DESCRIBE):
             lines.append(f"S3, S4 and reweighing target {target.attribute} ({meta['groups'][target.attribute]}) "
-                         f"under {target.constraint.replace('_', ' ')}; they see the S2 features and get "
+                         f"under {target.constraint.replace('_', ' ')} (aiming at the "
+                         f"{' and '.join(_GAP_LABELS[g] for g in target.gaps)}); they see the S2 features and get "
                          f"{target.attribute} only as sensitive_features.")
             for name in _DESCRIBE:
                 if name in strategies:
