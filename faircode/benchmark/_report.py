@@ -109,6 +109,8 @@ def format_results(results: pd.DataFrame, *, markdown: bool = False) -> str:
                      ("mean ± sd across the splits." if several else
                       f"[95% CI] = percentile interval from {settings.get('n_boot', '?')} bootstrap resamples of "
                       "the test rows; min n = smallest count behind a rate (! = under 30, too small to trust)."))
+        if markdown:  # separate paragraphs, not one run-on paragraph
+            lines = [lines[0]] + [part_line for line in lines[1:] for part_line in ("", line)]
         for attribute, rows in part.groupby("attribute", sort=False):
             group = meta.get("groups", {}).get(attribute, "group")
             sizes = (f"{group} n={rows['n_group'].iloc[0]}, rest n={rows['n_rest'].iloc[0]} (test rows)"
