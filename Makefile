@@ -37,8 +37,10 @@ check: setup
 serve: setup
 	$(SITE_ENV) $(PY) -m mkdocs serve
 
+# The tests, then the full re-execution check: every page re-run, its output compared with what is committed.
 test: setup
 	$(PY) -m pytest -q
+	$(PY) -m scripts.pagebuild check --no-cache --quiet
 
 bench: setup
 	$(PY) scripts/bench.py
