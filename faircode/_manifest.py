@@ -49,6 +49,8 @@ class Manifest:
     core: tuple
     unused: tuple
     source: dict = dataclasses.field(default_factory=dict)
+    # The protected attribute and fairness constraint the mitigation strategies (S3, S4, reweighing) target.
+    target: dict = dataclasses.field(default_factory=dict)
 
     @property
     def data_path(self) -> pathlib.Path:
@@ -90,7 +92,11 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         outcome=need(outcome, "column", "outcome."), positive=str(need(outcome, "positive", "outcome.")),
         outcome_label=outcome.get("label", ""), protected=protected,
         proxies=tuple(features.get("proxies", ())), core=tuple(need(features, "core", "features.")),
-        unused=tuple(features.get("unused", ())), source=dict(spec.get("source", {})))
+        unused=tuple(features.get("unused", ())), source=dict(spec.get("source", {})),
+        target=dict(spec.get("target", {})))
+    if manifest.target and manifest.target.get("attribute") not in protected:
+        raise ValueError(f"{path}: target.attribute is {manifest.target.get('attribute')!r}; expected one of the "
+                         f"protected attributes {list(protected)}")
     listed = list(manifest.feature_columns) + list(manifest.unused) + [manifest.outcome]
     repeated = sorted({c for c in listed if listed.count(c) > 1})
     if repeated:

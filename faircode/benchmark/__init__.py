@@ -1,8 +1,16 @@
 """The benchmark harness: the audits' data as every page loads it, and the strategy comparison.
 
 ``load_audit`` lives here because the pages say "same loader, encoding and split as the benchmark harness".
-Run the comparison with ``python -m faircode.benchmark``.
+Run the comparison with ``python -m faircode.benchmark`` (``--help`` lists the options).
 """
 from faircode._audits import STRATEGIES, AuditData, DataFileError, list_audits, load_audit
+from faircode.benchmark._harness import DEFAULT_MODELS, DEFAULT_TARGETS, Target, check_grid, run_benchmark
+from faircode.benchmark._report import format_results, write_csv
+from faircode.benchmark._strategies import STRATEGIES as BENCHMARK_STRATEGIES
+from faircode.benchmark._strategies import fit_strategy, reweighing_weights
 
-__all__ = ["AuditData", "DataFileError", "STRATEGIES", "list_audits", "load_audit"]
+__all__ = [
+    "AuditData", "BENCHMARK_STRATEGIES", "DEFAULT_MODELS", "DEFAULT_TARGETS", "DataFileError", "STRATEGIES",
+    "Target", "check_grid", "fit_strategy", "format_results", "list_audits", "load_audit", "reweighing_weights",
+    "run_benchmark", "write_csv",
+]
