@@ -12,7 +12,7 @@ import pytest
 from faircode.benchmark import list_audits, load_audit
 from faircode.benchmark import _strategies
 from faircode.benchmark.__main__ import main
-from faircode.benchmark._harness import Target, check_grid, run_benchmark, split
+from faircode.benchmark._harness import Target, check_grid, manifest_target, run_benchmark, split
 from faircode.benchmark._report import format_results, write_csv
 from faircode.benchmark._strategies import fit_strategy, reweighing_weights
 from faircode.models import build_model
@@ -22,11 +22,9 @@ CREDIT = "German Credit Lending"
 TINY = "Tiny Credit"
 
 
-@pytest.fixture(scope="module")
-def tiny_root(tmp_path_factory):
-    """A 300-row audit folder cut from German Credit, with its own manifest and checksum."""
-    root = tmp_path_factory.mktemp("audits")
-    folder = root / TINY
+def _write_tiny_audit(root, name, edit_manifest=lambda text: text):
+    """A 300-row audit folder cut from German Credit, with its own manifest (passed through `edit_manifest`)."""
+    folder = root / name
     folder.mkdir()
     frame = pd.read_csv(REPO / CREDIT / "german_credit.csv", dtype=str, keep_default_na=False)
     rows = np.sort(np.random.default_rng(5).choice(len(frame), size=300, replace=False))
@@ -34,11 +32,18 @@ def tiny_root(tmp_path_factory):
     (folder / "tiny.csv").write_bytes(csv)
     manifest = (REPO / CREDIT / "audit.toml").read_text()
     manifest = "\n".join(
-        f'name = "{TINY}"' if line.startswith("name =") else
+        f'name = "{name}"' if line.startswith("name =") else
         'data = "tiny.csv"' if line.startswith("data =") else
         f'data_sha256 = "{hashlib.sha256(csv).hexdigest()}"' if line.startswith("data_sha256 =") else line
         for line in manifest.splitlines())
-    (folder / "audit.toml").write_text(manifest + "\n")
+    (folder / "audit.toml").write_text(edit_manifest(manifest) + "\n")
+
+
+@pytest.fixture(scope="module")
+def tiny_root(tmp_path_factory):
+    """A 300-row audit folder cut from German Credit, with its own manifest and checksum."""
+    root = tmp_path_factory.mktemp("audits")
+    _write_tiny_audit(root, TINY)
     return root
 
 
@@ -224,3 +229,37 @@ def test_grid_runs_under_an_enclosing_joblib_backend(tiny_root):
     with joblib.parallel_config(backend="threading"):
         threaded = run_benchmark(**grid, n_jobs=2)
     pd.testing.assert_frame_equal(threaded, run_benchmark(**grid, n_jobs=1), check_exact=True)
+
+
+# ---- the target comes from the manifest -----------------------------------------------------------------
+
+def test_target_is_read_from_the_manifest_and_can_be_overridden(tmp_path):
+    def sex_under_tpr(text):
+        assert 'attribute = "age"\nconstraint = "demographic_parity"' in text
+        return text.replace('attribute = "age"\nconstraint = "demographic_parity"',
+                            'attribute = "sex"\nconstraint = "true_positive_rate_parity"')
+
+    _write_tiny_audit(tmp_path, TINY, sex_under_tpr)
+    grid = dict(audits=[TINY], strategies=["S4"], models=["decision_tree"], n_jobs=1, n_boot=20, root=tmp_path)
+    results = run_benchmark(**grid)
+    assert set(results["target"]) == {"sex: true_positive_rate_parity"}
+    assert results.attrs["audits"][TINY]["target"] == Target("sex", "true_positive_rate_parity")
+    overridden = run_benchmark(**grid, targets={TINY: ("age", "equalized_odds")})
+    assert set(overridden["target"]) == {"age: equalized_odds"}
+
+
+def test_manifest_without_target_falls_back_to_first_attribute_under_parity(tmp_path):
+    def no_target_sex_first(text):
+        start, end = text.index("[protected.age]"), text.index("[protected.sex]")
+        text = text[:start] + text[end:text.index("# What the mitigation")] + text[start:end] + \
+            text[text.index("[features]"):]
+        assert "[target]" not in text and text.index("[protected.sex]") < text.index("[protected.age]")
+        return text
+
+    _write_tiny_audit(tmp_path, TINY, no_target_sex_first)
+    manifest = load_audit(TINY, root=tmp_path).manifest
+    assert manifest.target == {} and list(manifest.protected) == ["sex", "age"]
+    assert manifest_target(manifest) == Target("sex", "demographic_parity")
+    results = run_benchmark([TINY], ["reweighing"], ["decision_tree"], n_jobs=1, n_boot=20, root=tmp_path)
+    assert set(results["target"]) == {"sex: demographic_parity"}
+

@@ -20,8 +20,7 @@ enclosing one is used::
     # Dask: pip install "dask[distributed]"; start a scheduler and workers, then
     import joblib
     from dask.distributed import Client
-    from faircode.benchmark._harness import run_benchmark
-    from faircode.benchmark._report import format_results
+    from faircode.benchmark import format_results, run_benchmark
     client = Client("tcp://scheduler:8786")          # registers the "dask" joblib backend
     with joblib.parallel_config(backend="dask"):
         print(format_results(run_benchmark(seeds=20, n_jobs=-1)))
@@ -40,8 +39,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from faircode._audits import list_audits
-from faircode.benchmark._harness import (DEFAULT_MODELS, DEFAULT_TARGETS, N_BOOT, check_grid, print_progress,
+from faircode._audits import get_manifest, list_audits
+from faircode.benchmark._harness import (DEFAULT_MODELS, N_BOOT, check_grid, manifest_target, print_progress,
                                         run_benchmark)
 from faircode.benchmark._report import format_results, write_csv
 from faircode.benchmark._strategies import STRATEGIES
@@ -49,14 +48,17 @@ from faircode.models import MODELS
 
 
 def _parser() -> argparse.ArgumentParser:
-    targets = "; ".join(f"{a}: {t.attribute} under {t.constraint}" for a, t in DEFAULT_TARGETS.items())
+    audits = list_audits()
+    targets = "; ".join(f"{a}: {t.attribute} under {t.constraint}"
+                        for a, t in ((a, manifest_target(get_manifest(a))) for a in audits))
     parser = argparse.ArgumentParser(
         prog="python -m faircode.benchmark", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=__doc__.split("\n\n")[1],
-        epilog=f"S3/S4/reweighing target each audit's primary attribute ({targets}).\n\n"
+        epilog=f"S3/S4/reweighing target the attribute and constraint in each audit's audit.toml [target] "
+               f"table ({targets}).\n\n"
                + __doc__[__doc__.index("The fits run"):])
     parser.add_argument("--audit", action="append", metavar="NAME",
-                        help=f"audit to run (repeatable; default all: {', '.join(list_audits())})")
+                        help=f"audit to run (repeatable; default all: {', '.join(audits)})")
     parser.add_argument("--strategy", action="append", metavar="NAME",
                         help=f"strategy (repeatable; default all): baseline (or S0), {', '.join(STRATEGIES[1:])}")
     parser.add_argument("--model", action="append", metavar="NAME",

@@ -28,7 +28,7 @@ from faircode.benchmark._strategies import (CONSTRAINTS, EG_MAX_ITER, FEATURE_ST
 from faircode.metrics import gaps_to_reference
 from faircode.models import MODELS, build_model
 
-__all__ = ["DEFAULT_MODELS", "DEFAULT_TARGETS", "GAPS", "Target", "check_grid", "run_benchmark", "split"]
+__all__ = ["DEFAULT_MODELS", "GAPS", "Target", "check_grid", "manifest_target", "run_benchmark", "split"]
 
 #: A linear model and a tree ensemble: both families, and the grid on Benefits Denial stays within minutes.
 #: gradient_boosting is valid but slow under S3 (ExponentiatedGradient refits it every iteration).
@@ -57,28 +57,30 @@ class Target:
         return _CONSTRAINT_GAPS[self.constraint]
 
 
-#: Per audit, the attribute its write-up is chiefly about, and demographic parity as the constraint: in both
-#: audits the concern is who receives the favourable decision, and the label itself carries the disparity
-#: (income above $50K carries the pay gap between the sexes; "good credit" is the bank's own past judgement),
-#: so equalising error rates against it would keep the gap. A practical reason too: on German Credit's 200 test
-#: rows a true-positive-rate target rests on about 40 young creditworthy applicants, and across ten splits its
-#: S4 effect was within the split-to-split spread, while the parity target uses the whole group. An audit not
-#: listed here uses its manifest's ``target`` table (``attribute``, ``constraint``) if it gains one, else its
-#: first protected attribute under demographic parity.
-DEFAULT_TARGETS = {
-    "Benefits Denial": Target("sex", "demographic_parity"),
-    "German Credit Lending": Target("age", "demographic_parity"),
-}
+def manifest_target(manifest) -> Target:
+    """The target an audit's manifest names in its ``[target]`` table (``attribute``, ``constraint``).
+
+    An audit whose manifest has no ``[target]`` table gets its first protected attribute under demographic
+    parity; a table without ``constraint`` gets demographic parity too.
+
+    Parameters
+    ----------
+    manifest : faircode manifest
+        ``load_audit(...).manifest``, or the manifest of an audit folder.
+
+    Returns
+    -------
+    Target
+    """
+    table = getattr(manifest, "target", None) or {}
+    if table:
+        return Target(table["attribute"], table.get("constraint", "demographic_parity"))
+    return Target(next(iter(manifest.protected)), "demographic_parity")
 
 
 def _target_for(data, targets) -> Target:
-    if data.name in targets:
-        target = targets[data.name]
-    elif getattr(data.manifest, "target", None):
-        manifest_target = data.manifest.target
-        target = Target(manifest_target["attribute"], manifest_target.get("constraint", "demographic_parity"))
-    else:
-        target = Target(next(iter(data.masks)), "demographic_parity")
+    """The override in `targets` for this audit if there is one, else its manifest's target; validated."""
+    target = targets[data.name] if data.name in targets else manifest_target(data.manifest)
     if not isinstance(target, Target):
         target = Target(*target)
     if target.attribute not in data.masks:
@@ -212,7 +214,7 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         Bootstrap resamples of the test rows for each gap's 95% interval.
     targets : dict, optional
         Audit name -> :class:`Target` (or ``(attribute, constraint)``) for S3, S4 and reweighing; overrides
-        :data:`DEFAULT_TARGETS`.
+        the target in the audit's manifest (``[target]`` in ``audit.toml``, see :func:`manifest_target`).
     threshold_fraction : float, default 0.5
         S4: share of the training rows held back from the base model to fit the thresholds on.
     progress : callable, optional
@@ -228,7 +230,7 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         holds, per audit, the groups each mask names and the target.
     """
     audits, strategies, models = check_grid(audits, strategies, models, seeds=seeds, root=root)
-    targets = {**DEFAULT_TARGETS, **(targets or {})}
+    targets = dict(targets or {})
 
     jobs, cells, info = [], [], {}
     for audit in audits:

@@ -17,7 +17,7 @@ import time
 
 import pandas as pd
 
-from faircode.benchmark._harness import run_benchmark
+from faircode.benchmark import run_benchmark
 
 REPEATS = 2
 
