@@ -263,3 +263,10 @@ def test_manifest_without_target_falls_back_to_first_attribute_under_parity(tmp_
     results = run_benchmark([TINY], ["reweighing"], ["decision_tree"], n_jobs=1, n_boot=20, root=tmp_path)
     assert set(results["target"]) == {"sex: demographic_parity"}
 
+
+
+def test_a_gap_that_rounds_to_zero_prints_without_a_minus_sign(tiny_root):
+    results = run_benchmark([TINY], ["S2"], ["decision_tree"], n_jobs=1, n_boot=20, root=tiny_root)
+    results.loc[0, ["parity_gap", "parity_lo", "parity_hi"]] = [-0.0004, -0.05, 0.0004]
+    text = format_results(results)
+    assert "+0.000 [-0.050, +0.000]" in text and "-0.000" not in text

@@ -18,6 +18,7 @@ _DESCRIBE = {
 def _num(value, signed=False):
     if pd.isna(value):
         return "n/a"
+    value = round(float(value), 3) + 0.0  # a gap that rounds to zero prints as +0.000, never -0.000
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
