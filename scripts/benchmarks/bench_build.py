@@ -4,7 +4,10 @@ Prints ``BENCH`` lines for the pages present (the build's own fixture pages when
 full build wall time, the sum of running every generated script one after another, their ratio (target
 <= 0.6), a rebuild with nothing changed (target <= 0.5 s), a prose-only edit, a one-page code edit, the
 stock chain (``jupytext --to ipynb`` then ``jupyter nbconvert --execute``, page after page) and its ratio to
-the build (target >= 3), and the per-page start-up cost of the three engines the build could use.
+the build (target >= 3), the stock chain over the compute floor (the most any engine could gain on these cores,
+since no build ends before its longest page or before the pages' work shared over every core), the per-page
+start-up cost of the three engines the build could use, and the build against the stock chain on the build's
+small fixture pages, where start-up rather than the pages' own work dominates.
 """
 from __future__ import annotations
 
@@ -123,6 +126,37 @@ def _stock_chain(root, pages):
     return total
 
 
+def _fixture_comparison():
+    """The build against the stock chain on the build's own small fixture pages, where engine start-up
+    rather than the pages' own work dominates."""
+    with tempfile.TemporaryDirectory(prefix="bench-build-fixtures-") as temp:
+        root = pathlib.Path(temp) / "repo"
+        shutil.copytree(ROOT, root, ignore=_IGNORE, symlinks=True)
+        for page in root.glob("*/*.md"):  # the real pages: explainers and audit write-ups
+            if (page.parent / "audit.toml").exists() or page.parent.name == "explainers":
+                page.unlink()
+        for page in sorted(FIXTURES.glob("*.md")):
+            shutil.copy(page, root / "explainers" / page.name)
+        sys.path.insert(0, str(root))
+        _forget_build_modules()
+        from scripts.pagebuild import discover, load_config, read_page
+
+        pages = [read_page(root, p) for p in discover(load_config(root)) if read_page(root, p).runnable]
+        full = _build(root, len(pages))
+        stock = _stock_chain(root, pages)
+        _bench("fixtures_pages", len(pages), "pages")
+        _bench("fixtures_build_full_wall", full, "s")
+        _bench("fixtures_stock_chain", stock, "s")
+        _bench("fixtures_stock_chain_over_build", stock / full, "ratio")
+        sys.path.remove(str(root))
+
+
+def _forget_build_modules():
+    """Each temporary copy imports its own scripts.pagebuild; drop the previous copy's modules first."""
+    for name in [n for n in sys.modules if n == "scripts" or n.startswith("scripts.")]:
+        del sys.modules[name]
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="bench-build-") as temp:
         root = pathlib.Path(temp) / "repo"
@@ -130,8 +164,10 @@ def main():
         _bench("build_pages", len(pages), "pages")
         full = _build(root, len(pages))
         _bench("build_full_wall", full, "s")
-        sequential = sum(_timed([sys.executable, page.script_path], root) for page in pages)
+        per_page = [_timed([sys.executable, page.script_path], root) for page in pages]
+        sequential = sum(per_page)
         _bench("scripts_sequential_sum", sequential, "s")
+        _bench("scripts_longest", max(per_page), "s")
         _bench("build_full_over_scripts", full / sequential, "ratio")
         _bench("build_nochange", statistics.median(_build(root, 0) for _ in range(3)), "s")
 
@@ -151,8 +187,13 @@ def main():
         stock = _stock_chain(root, pages)
         _bench("stock_chain", stock, "s")
         _bench("stock_chain_over_build", stock / full, "ratio")
+        # No build on these cores can finish before its longest page, nor before the pages' own work shared
+        # out over every core: the stock chain's time over that floor is the most any engine could gain here.
+        floor = max(max(per_page), sequential / (os.cpu_count() or 1))
+        _bench("stock_chain_over_compute_floor", stock / floor, "ratio")
         _engines(root)
         sys.path.remove(str(root))
+    _fixture_comparison()
 
 
 if __name__ == "__main__":
