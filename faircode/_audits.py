@@ -149,6 +149,13 @@ def _mask(frame: pd.DataFrame, attr) -> pd.Series:
     return marked.astype("int64").rename(attr.column)
 
 
+def stratified_split(y, *, test_size: float, random_state: int):
+    """The audits' split recipe: seeded, stratified on the outcome; sorted row positions (train, test)."""
+    train, test = train_test_split(np.arange(len(y)), test_size=test_size, stratify=np.asarray(y),
+                                   random_state=random_state)
+    return np.sort(train), np.sort(test)
+
+
 @dataclasses.dataclass(frozen=True)
 class _Prepared:
     manifest: Manifest
@@ -174,10 +181,9 @@ def _prepare(name: str, root: str) -> _Prepared:
     features = [c for c in raw.columns if c != manifest.outcome]
     X_all = pd.DataFrame({c: _code_alphabetically(raw[c]) if _is_text(raw[c]) else raw[c] for c in features})
     encoded = _one_hot(raw, manifest.feature_columns)
-    idx_train, idx_test = train_test_split(np.arange(len(raw)), test_size=manifest.test_size,
-                                           stratify=y.to_numpy(), random_state=manifest.random_state)
+    idx_train, idx_test = stratified_split(y, test_size=manifest.test_size, random_state=manifest.random_state)
     masks = {column: _mask(raw, attr) for column, attr in manifest.protected.items()}
-    return _Prepared(manifest, raw, y, X_all, encoded, np.sort(idx_train), np.sort(idx_test), masks)
+    return _Prepared(manifest, raw, y, X_all, encoded, idx_train, idx_test, masks)
 
 
 def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:

@@ -12,7 +12,8 @@ import pytest
 from faircode.benchmark import list_audits, load_audit
 from faircode.benchmark import _strategies
 from faircode.benchmark.__main__ import main
-from faircode.benchmark._harness import Target, check_grid, manifest_target, run_benchmark, split
+from faircode._audits import stratified_split
+from faircode.benchmark._harness import Target, check_grid, manifest_target, run_benchmark
 from faircode.benchmark._report import format_results, write_csv
 from faircode.benchmark._strategies import fit_strategy, reweighing_weights
 from faircode.models import build_model
@@ -137,7 +138,7 @@ def test_reweighing_rejects_one_group_and_bad_shapes():
 
 def test_split_recipe_reproduces_the_audits_split():
     data = load_audit(CREDIT)
-    train, test = split(data.y, test_size=data.manifest.test_size, random_state=data.random_state)
+    train, test = stratified_split(data.y, test_size=data.manifest.test_size, random_state=data.random_state)
     np.testing.assert_array_equal(train, data.idx_train)
     np.testing.assert_array_equal(test, data.idx_test)
 

@@ -19,10 +19,9 @@ import joblib
 import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, balanced_accuracy_score
-from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
-from faircode._audits import list_audits, load_audit
+from faircode._audits import list_audits, load_audit, stratified_split
 from faircode.benchmark._strategies import (CONSTRAINTS, EG_MAX_ITER, FEATURE_STRATEGIES, STRATEGIES,
                                             canonical_strategy, fit_strategy)
 from faircode.metrics import gaps_to_reference
@@ -91,13 +90,6 @@ def _target_for(data, targets) -> Target:
         valid = ", ".join(repr(c) for c in CONSTRAINTS)
         raise ValueError(f"unknown constraint {target.constraint!r}; the constraints are: {valid}")
     return target
-
-
-def split(y, *, test_size: float, random_state: int):
-    """The audit loader's split recipe: seeded, outcome-stratified, sorted row positions (train, test)."""
-    train, test = train_test_split(np.arange(len(y)), test_size=test_size, stratify=np.asarray(y),
-                                   random_state=random_state)
-    return np.sort(train), np.sort(test)
 
 
 # ---- metrics (faircode.metrics: counts behind every rate, vectorised bootstrap) ------------------------
@@ -240,7 +232,7 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         y = data.y.to_numpy()
         masks = {attr: mask.to_numpy() for attr, mask in data.masks.items()}
         splits = [(data.idx_train, data.idx_test)]
-        splits += [split(y, test_size=data.manifest.test_size, random_state=data.random_state + k)
+        splits += [stratified_split(y, test_size=data.manifest.test_size, random_state=data.random_state + k)
                    for k in range(1, seeds)]
         # Plain arrays so that joblib memory-maps them once for its workers instead of pickling per cell.
         arrays = {s: (loaded[s].X.to_numpy(dtype=float), list(loaded[s].X.columns)) for s in FEATURE_STRATEGIES}
