@@ -1,7 +1,6 @@
 """The audit data build: it reproduces the committed files byte for byte and refuses a raw file that differs."""
 import hashlib
 import pathlib
-import shutil
 import sys
 
 import pytest

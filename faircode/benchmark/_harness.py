@@ -27,7 +27,7 @@ from faircode.benchmark._strategies import (CONSTRAINTS, EG_MAX_ITER, FEATURE_ST
 from faircode.metrics import gaps_to_reference
 from faircode.models import MODELS, build_model
 
-__all__ = ["DEFAULT_MODELS", "GAPS", "Target", "check_grid", "manifest_target", "run_benchmark", "split"]
+__all__ = ["DEFAULT_MODELS", "GAPS", "Target", "check_grid", "manifest_target", "run_benchmark"]
 
 #: A linear model and a tree ensemble: both families, and the grid on Benefits Denial stays within minutes.
 #: gradient_boosting is valid but slow under S3 (ExponentiatedGradient refits it every iteration).

@@ -60,7 +60,7 @@ class Reporter:
 def _timeout(page, config):
     if page.front_matter.get("timeout") is not None:
         return float(page.front_matter["timeout"]), f"from the page's front matter 'timeout: {page.front_matter['timeout']}'"
-    return config.timeout, f"the default from [tool.pagebuild] timeout in pyproject.toml (a page can set 'timeout:')"
+    return config.timeout, "the default from [tool.pagebuild] timeout in pyproject.toml (a page can set 'timeout:')"
 
 
 def _figure_number(name, slug):
