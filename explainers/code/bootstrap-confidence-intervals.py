@@ -6,7 +6,7 @@
 import numpy as np
 import pandas as pd
 
-from faircode.benchmark import load_audit
+from faircode import load_audit
 from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
 from faircode.models import build_model
 
@@ -98,7 +98,10 @@ for column, colour in [("parity gap width", "tab:blue"), ("TPR gap width", "tab:
     ax.plot(sizes, anchor / np.sqrt(sizes), ":", color=colour, label=f"{anchor:.2f} / sqrt(n)")
 ax.set_xscale("log")
 ax.set_yscale("log")
+ax.xaxis.set_minor_formatter(plt.NullFormatter())
+ax.yaxis.set_minor_formatter(plt.NullFormatter())
 ax.set_xticks(sizes, [f"{int(s):,}" for s in sizes])
+ax.set_yticks([0.03, 0.1, 0.3, 1.0], ["0.03", "0.1", "0.3", "1.0"])
 ax.set_xlabel("test rows n (Benefits Denial subsamples)")
 ax.set_ylabel("width of the 95% interval on the gap")
 ax.set_title("Interval width shrinks like 1/sqrt(n)")
