@@ -13,24 +13,18 @@ __all__ = ["normalize_fences", "fenced_blocks", "SKETCH_TITLE"]
 SKETCH_TITLE = "Sketch: shown, not run by the build"
 _OPENER = re.compile(r"^(?P<lead> {0,3}(?:>\s?)*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>python|py)\b(?P<rest>[^`\n]*)$",
                      )
-_ANY = re.compile(r"^ {0,3}(?:>\s?)*(?P<fence>`{3,}|~{3,})")
 _OUTPUT = re.compile(r"""\s*\boutput=(?:"[^"]*"|'[^']*'|\S+)""")
 _NORUN = re.compile(r"\s*\bnorun\b")
 
 
 def fenced_blocks(lines: list[str]) -> list[tuple[int, int]]:
     """Line ranges ``(opener, closer)``, inclusive, of the fenced code blocks; an unclosed one runs to the end."""
-    blocks, fence, first = [], None, 0
-    for number, line in enumerate(lines):
-        match = _ANY.match(line)
-        if fence is None and match:
-            fence, first = match.group("fence"), number
-        elif fence is not None and match and set(line.strip()) == {fence[0]} and len(line.strip()) >= len(fence):
-            blocks.append((first, number))  # closes with as many backticks (or tildes) as it opened, or more
-            fence = None
-    if fence is not None:
-        blocks.append((first, len(lines) - 1))
-    return blocks
+    # markdown-it applies CommonMark's fence rules (backticks or tildes, a closing fence at least as long,
+    # fences in lists and quotes), as the page build's reader does (scripts/pagebuild/_pages.py).
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse("".join(lines))
+    return [(t.map[0], t.map[1] - 1) for t in tokens if t.type == "fence" and t.map]
 
 
 def normalize_fences(markdown: str) -> str:
