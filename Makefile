@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup data pages site check serve test bench benchmark lock clean
+.PHONY: all setup data pages durations site check serve test bench benchmark lock clean
 
 all: setup pages site
 
@@ -24,6 +24,10 @@ data: setup
 
 pages: setup
 	$(PY) -m scripts.pagebuild build -j $(JOBS)
+
+# Commit the page run times the last build recorded: a fresh clone then starts the longest pages first.
+durations: setup
+	$(PY) -m scripts.pagebuild durations
 
 # The sitemap's date comes from the last commit rather than the clock, so two builds of one commit are identical.
 SITE_ENV := SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) NO_MKDOCS_2_WARNING=1

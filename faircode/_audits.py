@@ -186,6 +186,19 @@ def _prepare(name: str, root: str) -> _Prepared:
     return _Prepared(manifest, raw, y, X_all, encoded, idx_train, idx_test, masks)
 
 
+def warm_cache(root=None) -> list[str]:
+    """Read, verify and encode every audit under `root` now, into the per-process cache; return their names.
+
+    The page build calls this once in the process its pages are forked from (``[tool.pagebuild] warm``), so
+    each page's ``load_audit`` starts from data already read instead of parsing the CSV again.
+    """
+    root = pathlib.Path(root) if root is not None else audit_root()
+    names = list_audits(root)
+    for name in names:
+        _prepare(name, str(root))
+    return names
+
+
 def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:
     """Load an audit's data for a feature strategy.
 

@@ -63,6 +63,16 @@ def test_split_does_not_depend_on_the_process_cache():
     assert np.array_equal(before, load_audit("German Credit Lending").idx_test)
 
 
+def test_warm_cache_reads_every_audit_once_so_later_loads_hit_the_cache(tmp_path):
+    from faircode._audits import _prepare, warm_cache
+
+    _copy_audit(tmp_path)
+    assert warm_cache(tmp_path) == ["German Credit Lending"]
+    hits = _prepare.cache_info().hits
+    assert len(load_audit("German Credit Lending", root=tmp_path).y) == 1000
+    assert _prepare.cache_info().hits == hits + 1
+
+
 def test_masks_mark_the_named_groups():
     adult = load_audit("Benefits Denial")
     women = adult.masks["sex"]

@@ -72,7 +72,7 @@ def test_mitigations_see_s2_features_and_protected_only_as_sensitive_features(ti
         original = cls.fit
 
         def recording_fit(self, X, y, *, _original=original, **kwargs):
-            seen.append((type(self).__name__, list(X.columns), kwargs.get("sensitive_features")))
+            seen.append((type(self).__name__, np.asarray(X, dtype=float), kwargs.get("sensitive_features")))
             return _original(self, X, y, **kwargs)
 
         monkeypatch.setattr(cls, "fit", recording_fit)
@@ -81,10 +81,14 @@ def test_mitigations_see_s2_features_and_protected_only_as_sensitive_features(ti
     data = load_audit(TINY, root=tiny_root)
     age = data.masks["age"].to_numpy()
     train_age = age[data.idx_train]
-    for name, columns, sensitive in seen:
-        assert columns == list(data.X.columns), name          # the S2 features, nothing added
-        assert "age" not in _prefixes(columns) and not _prefixes(columns) & set(data.manifest.proxies)
-        assert sensitive is not None and set(np.unique(sensitive)) == {0, 1}
+    assert "age" not in _prefixes(data.X.columns) and not _prefixes(data.X.columns) & set(data.manifest.proxies)
+    # The harness hands the fits plain arrays: their values must be the S2 matrix's training rows, no column added.
+    s2_train = data.X.to_numpy(dtype=float)[data.idx_train]
+    np.testing.assert_array_equal(seen[0][1], s2_train)
+    threshold_rows = {tuple(row) for row in seen[1][1]}
+    assert seen[1][1].shape[1] == s2_train.shape[1] and threshold_rows <= {tuple(row) for row in s2_train}
+    for name, _, sensitive in seen:
+        assert sensitive is not None and set(np.unique(sensitive)) == {0, 1}, name
     # ExponentiatedGradient gets every training row's group; ThresholdOptimizer those of its held-back half.
     np.testing.assert_array_equal(seen[0][2], train_age)
     assert len(seen[1][2]) == len(train_age) // 2

@@ -113,6 +113,11 @@ def reweighing_weights(y, *, sensitive_features) -> np.ndarray:
     return (expected[g, lab] / joint[g, lab]).astype(float)
 
 
+def _rows(X, rows):
+    """Rows `rows` (positions) of a DataFrame or an array."""
+    return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
+
+
 def _fit_weighted(model, X, y, weights):
     """Fit `model` with sample weights, routed to the last step when it is a Pipeline."""
     if isinstance(model, Pipeline):
@@ -155,8 +160,9 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
         strategy's columns; for ``S3``, ``S4`` and ``reweighing`` it must hold the S2 columns.
     model : sklearn estimator
         Unfitted; cloned by fairlearn where it needs copies.
-    X : DataFrame
-        Training features. The protected attribute is never one of them for the mitigations.
+    X : DataFrame or array of shape (n, p)
+        Training features. The protected attribute is never one of them for the mitigations. An array is
+        faster (scikit-learn and fairlearn validate it more cheaply) and gives the same fit.
     y : array-like
         0/1 training labels.
     sensitive_features : array-like, keyword-only
@@ -199,7 +205,7 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
                                                  stratify=cells, random_state=random_state)
     base_rows.sort()
     threshold_rows.sort()
-    model.fit(X.iloc[base_rows], y[base_rows])
+    model.fit(_rows(X, base_rows), y[base_rows])
     to = ThresholdOptimizer(estimator=model, constraints=constraint, prefit=True, predict_method="predict_proba")
-    to.fit(X.iloc[threshold_rows], y[threshold_rows], sensitive_features=sensitive[threshold_rows])
+    to.fit(_rows(X, threshold_rows), y[threshold_rows], sensitive_features=sensitive[threshold_rows])
     return FittedStrategy(strategy, to, random_state, uses_sensitive=True)

@@ -10,6 +10,7 @@ import sys
 import time
 
 from ._cache import Cache, dependencies_digest, page_key
+from ._durations import longest_first, read_durations, recorded_seconds
 from ._execute import Job, run_jobs, warm_up
 from ._files import file_sha256, sha256, write_if_changed
 from ._pages import PageError, discover, might_run, read_page
@@ -195,6 +196,7 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
     reporter = reporter or Reporter()
     summary = Summary()
     root = config.root
+    recorded = recorded_seconds(config.cache_path)  # before this build rewrites the cache
     cache = Cache(config.cache_path, enabled=use_cache)
     dependencies = dependencies_digest(config)
     assembler = _Assembler(config, cache, dependencies, summary, reporter, write)
@@ -233,7 +235,7 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
             reporter.line(f"[cache] {path}: code unchanged, output re-injected")
             continue
         if not jobs:
-            warm_up(config.preload)
+            warm_up(config.preload, config.warm, root)
         pages[path] = (page, key)
         jobs.append(Job(path, page.script_path, page.runnable, timeout, source))
 
@@ -249,11 +251,16 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
 
     if not only:
         _orphans(config, paths, summary, write)
-    # Longest first (by the last recorded run; never-run pages count as long), so that with -j the slowest
-    # page does not start last and leave the other cores idle at the end.
-    jobs.sort(key=lambda job: -((cache.get(job.path) or {}).get("seconds") or float("inf")))
+    # Longest first, so that with -j the slowest page does not start last and leave the other cores idle at
+    # the end: times from the cache's last run (read even under --no-cache), else the committed durations.
+    try:
+        committed = read_durations(config.durations_path)
+    except (OSError, ValueError) as err:
+        committed = {}
+        summary.warnings.append(f"{err} (pages start in page order instead)")
+    jobs = longest_first(jobs, recorded=recorded, committed=committed)
     run_jobs(jobs, parallel=parallel or os.cpu_count() or 1, dpi=config.dpi, preload=config.preload,
-             root=root, on_start=reporter.start, on_finish=finished)
+             warm=config.warm, root=root, on_start=reporter.start, on_finish=finished)
     summary.seconds = time.monotonic() - started
     return summary
 

@@ -51,6 +51,9 @@ def run_page(conn, root, md_path, script_path, blocks, dpi):
         os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
     os.chdir(root)
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
+    warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
+    if warm is not None:
+        warm.forget_for(root)
     sys.argv = [script_path]
     namespace = {"__name__": "__main__", "__file__": os.path.join(root, script_path), "__builtins__": builtins}
     outputs, errors = [], io.StringIO()

@@ -7,6 +7,8 @@ import sys
 
 from ._build import Reporter, run
 from ._config import load_config
+from ._durations import read_durations, recorded_seconds, write_durations
+from ._pages import discover, might_run
 
 
 def _parser():
@@ -14,7 +16,7 @@ def _parser():
         prog="python -m scripts.pagebuild",
         description="Extract, run and inject the code of the explainer and audit pages, or check that the "
                     "committed pages, scripts and figures are what the build produces.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{build,check}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{build,check,durations}")
     for name, text in [("build", "regenerate what changed: run pages whose code or dependencies changed, "
                                  "re-inject outputs, write scripts and figures"),
                        ("check", "fail if any page, script or figure differs from what the build produces "
@@ -27,13 +29,32 @@ def _parser():
         sub.add_argument("--no-cache", action="store_true",
                          help="ignore the cache and run every page" + (" (what CI runs)" if name == "check" else ""))
         sub.add_argument("--root", default=".", help="repository root (default: the current directory)")
+    text = ("write the committed durations file from the page times the last builds recorded in the cache "
+            "(the build starts the longest pages first; run this after adding a page or changing its cost)")
+    sub = commands.add_parser("durations", help=text, description=text)
+    sub.add_argument("--root", default=".", help="repository root (default: the current directory)")
     return parser
+
+
+def _durations(config) -> int:
+    """Merge the cache's page times into the committed durations file, for the pages that exist."""
+    committed = read_durations(config.durations_path)
+    recorded = recorded_seconds(config.cache_path)
+    pages = set(discover(config))
+    merged = {page: seconds for page, seconds in {**committed, **recorded}.items() if page in pages}
+    missing = sorted(p for p in pages if p not in merged and might_run((config.root / p).read_text()))
+    changed = write_durations(config.durations_path, merged)
+    print(f"{config.durations}: {len(merged)} page(s), {'rewritten' if changed else 'unchanged'}")
+    if missing:
+        print(f"no time recorded yet for {', '.join(missing)}: build them (make pages), then run this again",
+              file=sys.stderr)
+    return 0
 
 
 def main(argv=None) -> int:
     """Run the command line; return the exit status (0 when everything built or checked cleanly)."""
     args = _parser().parse_args(argv)
-    if args.jobs < 1:
+    if getattr(args, "jobs", 1) < 1:
         print(f"-j/--jobs is {args.jobs}; expected a number of pages to run at once, at least 1", file=sys.stderr)
         return 2
     try:
@@ -41,6 +62,12 @@ def main(argv=None) -> int:
     except (OSError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.command == "durations":
+        try:
+            return _durations(config)
+        except (OSError, ValueError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     reporter = Reporter(quiet=args.quiet)
     try:
         summary = run(config, write=args.command == "build", use_cache=not args.no_cache,

@@ -11,6 +11,8 @@ DEFAULTS = {
     "audit_manifest": "audit.toml",
     "dpi": 100,
     "cache": ".cache/pagebuild.json",
+    # Committed run times (a scheduling hint: longest pages start first); `make durations` rewrites it.
+    "durations": ".pagebuild-durations.json",
     # Imported once by the fork server, so no page pays for them: what faircode and the pages use.
     "preload": [
         "numpy", "pandas", "scipy.stats", "matplotlib.pyplot",
@@ -18,6 +20,9 @@ DEFAULTS = {
         "sklearn.metrics", "sklearn.pipeline", "sklearn.preprocessing",
         "fairlearn.metrics", "fairlearn.reductions", "fairlearn.postprocessing",
     ],
+    # Functions ("module:function") the fork server calls once after its imports; every page inherits what
+    # they load (see _warm.py).
+    "warm": [],
 }
 
 
@@ -31,11 +36,17 @@ class Config:
     audit_manifest: str
     dpi: int
     cache: str
+    durations: str
     preload: tuple[str, ...]
+    warm: tuple[str, ...] = ()
 
     @property
     def cache_path(self) -> pathlib.Path:
         return self.root / self.cache
+
+    @property
+    def durations_path(self) -> pathlib.Path:
+        return self.root / self.durations
 
 
 def load_config(root) -> Config:
@@ -62,5 +73,7 @@ def load_config(root) -> Config:
         audit_manifest=str(merged["audit_manifest"]),
         dpi=int(merged["dpi"]),
         cache=str(merged["cache"]),
+        durations=str(merged["durations"]),
         preload=tuple(merged["preload"]),
+        warm=tuple(merged["warm"]),
     )

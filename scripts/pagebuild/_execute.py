@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import json
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -24,6 +25,8 @@ CHILD_ENV = {
     "OPENBLAS_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
 }
+# How the build hands the fork server its root and warm calls (see _warm.py).
+WARM_ENV = "PAGEBUILD_WARM"
 
 
 @dataclasses.dataclass
@@ -59,19 +62,21 @@ class _Running:
     message: tuple | None = None
 
 
-def _context(preload):
+def _context(preload, warm=(), root="."):
     for key, value in CHILD_ENV.items():
         os.environ.setdefault(key, value)
+    # Read by _warm when the server starts (it can only be handed module names); ignored once it runs.
+    os.environ[WARM_ENV] = json.dumps({"root": os.path.realpath(root), "calls": list(warm)})
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(preload) + ["scripts.pagebuild._child"])
+    context.set_forkserver_preload(list(preload) + ["scripts.pagebuild._child", "scripts.pagebuild._warm"])
     return context
 
 
-def warm_up(preload):
-    """Start the fork server now, so its imports overlap with the rest of the build's preparation."""
+def warm_up(preload, warm=(), root="."):
+    """Start the fork server now, so its imports and warm calls overlap with the build's preparation."""
     import multiprocessing.forkserver
 
-    _context(preload)
+    _context(preload, warm, root)
     multiprocessing.forkserver.ensure_running()
 
 
@@ -101,14 +106,15 @@ def _finish(state, now):
                   f"while running the block that starts on line {line}")
 
 
-def run_jobs(jobs, *, parallel, dpi, preload, root, on_start=None, on_finish=None):
+def run_jobs(jobs, *, parallel, dpi, preload, root, warm=(), on_start=None, on_finish=None):
     """Run ``jobs`` with at most ``parallel`` at once; return their Results in the order given.
 
+    ``warm`` names functions (``"module:function"``) the fork server calls once before the first page.
     ``on_start(job)`` and ``on_finish(result)`` are called as pages start and end (for progress lines).
     """
     if not jobs:
         return []
-    context = _context(preload)
+    context = _context(preload, warm, root)
     pending = collections.deque(jobs)
     running, results = [], {}
     try:

@@ -23,7 +23,8 @@ class Site:
         return path
 
     def build(self, **options):
-        return run(load_config(self.root), reporter=Reporter(quiet=True), parallel=2, **options)
+        options.setdefault("reporter", Reporter(quiet=True))
+        return run(load_config(self.root), parallel=2, **options)
 
     def check(self, **options):
         return self.build(write=False, **options)
