@@ -104,8 +104,33 @@ def test_fitted_base_models_never_get_the_protected_column(tiny_root):
     to = fit_strategy("S4", build_model("random_forest", 1), X, y, sensitive_features=sex).estimator
     # The pipeline's weights are routed to its last step.
     rw = fit_strategy("reweighing", build_model("logistic_regression", 1), X, y, sensitive_features=sex).estimator
-    for fitted in [p for p in eg.predictors_] + [to.estimator_, rw]:
+    for fitted in [getattr(p, "estimator_", p) for p in eg.predictors_] + [to.estimator_, rw]:
         assert list(fitted.feature_names_in_) == list(data.X.columns)
+
+
+@pytest.mark.filterwarnings("ignore::pandas.errors.Pandas4Warning")  # fairlearn's own, see _strategies.py
+def test_s3_reuses_the_repeated_training_prediction_and_fits_as_fairlearn_alone_does(tiny_root, monkeypatch):
+    from fairlearn.reductions import DemographicParity, ExponentiatedGradient
+    from sklearn.tree import DecisionTreeClassifier
+
+    data = load_audit(TINY, root=tiny_root)
+    X = data.X.to_numpy(dtype=float)[data.idx_train]
+    y = data.y.to_numpy()[data.idx_train]
+    age = data.masks["age"].to_numpy()[data.idx_train]
+    calls = []
+    original = DecisionTreeClassifier.predict
+    monkeypatch.setattr(DecisionTreeClassifier, "predict",
+                        lambda self, X, *a, **k: calls.append(len(X)) or original(self, X, *a, **k))
+    plain = ExponentiatedGradient(build_model("decision_tree", 3), DemographicParity(), eps=_strategies.EG_EPS,
+                                  max_iter=_strategies.EG_MAX_ITER).fit(X, y, sensitive_features=age)
+    plain_calls, calls[:] = len(calls), []
+    eg = fit_strategy("S3", build_model("decision_tree", 3), X, y, sensitive_features=age).estimator
+    assert eg.n_oracle_calls_ == plain.n_oracle_calls_ and len(calls) * 2 <= plain_calls
+    fitted = [p for p in eg.predictors_ if isinstance(p, _strategies._ReusePredictions)]
+    assert fitted and all(p._last is None for p in fitted)  # no training rows kept after the fit
+    np.testing.assert_array_equal(eg.weights_.to_numpy(), plain.weights_.to_numpy())
+    np.testing.assert_array_equal(eg._pmf_predict(X), plain._pmf_predict(X))
+    assert all(p._last is None for p in fitted)  # and none remembered by later predictions
 
 
 # ---- reweighing -------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ for audit, d in data.items():
 print()
 
 # %%
-forest = summary.loc[("German Credit Lending", "random_forest")]["sd"].unstack("varies")
+forest = summary.xs(("German Credit Lending", "random_forest"), level=["audit", "model"])["sd"].unstack("varies")
 forest["split share of variance"] = 1 - forest["model seed"] ** 2 / forest["split"] ** 2
 print("German Credit Lending, random forest: standard deviation of the gap over "
       f"{N_SEEDS} seeds\n(split: new split each seed, random_state {german.random_state}; "

@@ -19,6 +19,7 @@ import pandas as pd
 from fairlearn.postprocessing import ThresholdOptimizer
 from fairlearn.reductions import DemographicParity, EqualizedOdds, ExponentiatedGradient, TruePositiveRateParity
 from pandas.errors import Pandas4Warning
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import Pipeline
 
@@ -125,8 +126,38 @@ def _fit_weighted(model, X, y, weights):
     return model.fit(X, y, sample_weight=weights)
 
 
-def _weight_name(model) -> str:
-    return f"{model.steps[-1][0]}__sample_weight" if isinstance(model, Pipeline) else "sample_weight"
+class _ReusePredictions(ClassifierMixin, BaseEstimator):
+    """`estimator` fitted with sample weights, whose ``predict`` answers a repeated call on the same array object
+    with the answer it already computed.
+
+    fairlearn 0.15's ExponentiatedGradient predicts each model it fits on the training rows twice in a row (for
+    its error, then for its constraint violations, in ``_Lagrangian.best_h``). With gradient boosting on Benefits
+    Denial the second prediction was a sixth of S3's time; it is the same answer for the same array, so it is
+    reused, and every number stays the same. The fitted model is ``estimator_``; ``forget()``, called once the
+    fit is over, drops the array and stops the reuse.
+    """
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y, sample_weight=None):
+        self.estimator_ = _fit_weighted(clone(self.estimator), X, y, sample_weight)
+        self.classes_ = self.estimator_.classes_
+        self._last, self._reuse = None, True
+        return self
+
+    def predict(self, X):
+        if not getattr(self, "_reuse", False):
+            return self.estimator_.predict(X)
+        if self._last is not None and self._last[0] is X:
+            return self._last[1]
+        prediction = np.asarray(self.estimator_.predict(X))
+        prediction.setflags(write=False)  # shared by both callers: neither may change it in place
+        self._last = (X, prediction)
+        return prediction
+
+    def forget(self):
+        self._last, self._reuse = None, False
 
 
 class FittedStrategy:
@@ -177,6 +208,8 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
     Returns
     -------
     FittedStrategy
+        For S3, ``estimator`` is the fitted ExponentiatedGradient; each of its ``predictors_`` holds the model
+        it fitted as ``estimator_`` (fairlearn's DummyClassifier where an iteration's labels were all equal).
     """
     strategy = canonical_strategy(strategy)
     y = np.asarray(y)
@@ -190,13 +223,16 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
         return FittedStrategy(strategy, _fit_weighted(model, X, y, weights), random_state, uses_sensitive=False)
     _check_constraint(constraint)
     if strategy == "S3":
-        eg = ExponentiatedGradient(model, CONSTRAINTS[constraint](), eps=EG_EPS, max_iter=EG_MAX_ITER,
-                                   sample_weight_name=_weight_name(model))
+        eg = ExponentiatedGradient(_ReusePredictions(model), CONSTRAINTS[constraint](), eps=EG_EPS,
+                                   max_iter=EG_MAX_ITER, sample_weight_name="sample_weight")
         with warnings.catch_warnings():
             # fairlearn 0.15's parity moments enlarge a pandas Series with .at, which pandas 3 deprecates; the
             # result is unaffected and the fix belongs upstream, so silence only that warning, only from fairlearn.
             warnings.filterwarnings("ignore", category=Pandas4Warning, module=r"fairlearn\.")
             eg.fit(X, y, sensitive_features=sensitive)
+        for predictor in eg.predictors_:
+            if isinstance(predictor, _ReusePredictions):
+                predictor.forget()  # the training rows need not stay in memory with the fitted strategy
         return FittedStrategy(strategy, eg, random_state, uses_sensitive=False)
     # S4: thresholds must be fitted on rows the base model has not memorised, or they correct a training-set
     # picture of its errors. Stratify the split on group and label so both parts hold every cell.
