@@ -45,15 +45,27 @@ def check_weights(sample_weight, n: int) -> np.ndarray | None:
     return w
 
 
+def _column(name: str, values):
+    """One sensitive feature as a 1-D array; a categorical one stays a Categorical, so that its cells come out in
+    the order of its categories (age bands youngest first) instead of sorted by label."""
+    if isinstance(values, pd.Categorical):
+        return values
+    if isinstance(values, (pd.Series, pd.Index)) and isinstance(values.dtype, pd.CategoricalDtype):
+        return values.array
+    return _as_1d(name, values)
+
+
 def _feature_columns(sensitive_features) -> dict:
     """Split ``sensitive_features`` into named 1-D columns, naming unnamed ones as fairlearn does."""
     if isinstance(sensitive_features, pd.Series):
         name = sensitive_features.name if sensitive_features.name is not None else "sensitive_feature_0"
-        return {name: sensitive_features.to_numpy()}
+        return {name: _column(str(name), sensitive_features)}
     if isinstance(sensitive_features, pd.DataFrame):
-        return {col: sensitive_features[col].to_numpy() for col in sensitive_features.columns}
+        return {col: _column(str(col), sensitive_features[col]) for col in sensitive_features.columns}
+    if isinstance(sensitive_features, pd.Categorical):
+        return {"sensitive_feature_0": sensitive_features}
     if isinstance(sensitive_features, dict):
-        return {key: _as_1d(f"sensitive_features[{key!r}]", col) for key, col in sensitive_features.items()}
+        return {key: _column(f"sensitive_features[{key!r}]", col) for key, col in sensitive_features.items()}
     arr = np.asarray(sensitive_features)
     if arr.ndim == 1:
         return {"sensitive_feature_0": arr}
@@ -70,7 +82,7 @@ class Groups:
     """Rows coded by cell: ``codes[i]`` is the position of row i's cell in ``index``."""
 
     codes: np.ndarray
-    index: pd.Index  # one entry per cell: every combination of the features' values, sorted
+    index: pd.Index  # one entry per cell: every combination of the features' values, sorted (categories: in order)
 
     @property
     def n_cells(self) -> int:

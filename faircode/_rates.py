@@ -250,7 +250,9 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         True labels and predictions (booleans are accepted).
     sensitive_features : Series, DataFrame, dict of arrays or array-like
         One feature gives one row per group; several (DataFrame columns or dict entries) give one row per
-        combination of their values, empty combinations included (their rates are NaN).
+        combination of their values, empty combinations included (their rates are NaN). Cells are sorted by
+        value, except that a categorical feature (``pd.Categorical``, or a Series of that dtype, such as
+        ``pd.cut`` returns) keeps the order of its categories.
     metrics : sequence of str, optional
         Names from ``METRICS``: ``selection_rate`` (share predicted positive), ``tpr``, ``fpr``, ``fnr``,
         ``tnr``, ``precision`` (positive predictive value), ``accuracy``, ``base_rate`` (share truly

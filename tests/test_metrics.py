@@ -398,3 +398,21 @@ def test_bad_new_options_say_what_arrived(kwargs, message):
 def test_bad_gap_metrics():
     with pytest.raises(ValueError, match=re.escape("unknown metric 'ppv'; the metrics are: selection_rate")):
         disaggregate([0, 1, 1, 0], [0, 1, 1, 1], sensitive_features=["a", "b", "b", "a"], gap_metrics=["ppv"])
+
+
+def test_categorical_features_keep_their_category_order():
+    """Bands come out youngest first, as their categories say; plain labels are sorted alphabetically."""
+    order = ["young", "middle", "old"]
+    band = pd.Categorical(["old", "young", "middle"] * 40, categories=order, ordered=True)
+    sex = np.array(["m", "f"] * 60)
+    y, pred = np.tile([0, 1], 60), np.tile([1, 1, 0], 40)
+    for features in ({"band": band}, pd.Series(band, name="band"), pd.DataFrame({"band": band})):
+        table = group_rates(y, pred, sensitive_features=features, metrics=["selection_rate"])
+        assert list(table.index.get_level_values("band")) == order
+    both = group_rates(y, pred, sensitive_features={"band": band, "sex": sex}, metrics=["selection_rate"])
+    assert list(both.index.droplevel("metric")) == [(b, s) for b in order for s in ["f", "m"]]
+    as_text = group_rates(y, pred, sensitive_features={"band": np.asarray(band)}, metrics=["selection_rate"])
+    assert list(as_text.index.get_level_values("band")) == ["middle", "old", "young"]
+    gaps = gaps_to_reference(y, pred, sensitive_features={"band": band}, reference="middle",
+                             metrics=["selection_rate"])
+    assert list(gaps.index.get_level_values("band")) == ["young", "old"]

@@ -51,13 +51,12 @@ cell_tables, stratum_rows = [], []
 for audit, (name, column, edges, labels) in STRATA.items():
     run = runs[audit]
     attr, group, reference = SETUPS[audit]
-    run["stratum"] = pd.cut(run["raw"][column], edges, labels=labels).to_numpy()
+    run["stratum"] = pd.cut(run["raw"][column], edges, labels=labels).array  # a Categorical: bands in order
     cells = group_rates(run["y"], run["pred"], sensitive_features={name: run["stratum"], attr: run["member"]},
                         metrics=["base_rate", "selection_rate"], n_boot=1000, random_state=0)
     run["cells"] = cells
-    # faircode sorts the cells by label; put the strata back in their order.
-    shown = format_rates(cells).loc[labels].rename(columns={"base_rate": "labels positive",
-                                                            "selection_rate": "model selects"})
+    shown = format_rates(cells).rename(columns={"base_rate": "labels positive",
+                                                "selection_rate": "model selects"})
     shown.index = pd.MultiIndex.from_tuples([(audit, f"{name} {s}", g) for s, g in shown.index],
                                             names=["audit", "stratum", "group"])
     cell_tables.append(shown[["n", "labels positive", "model selects"]])
