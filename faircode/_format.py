@@ -40,8 +40,8 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     ``too small (positives=12)``, naming the count behind it, so it cannot be read as an estimate; a rate with
     no rows behind it (possible with ``min_count=0``) reads ``undefined (positives=0)``; a rate flagged
     ``few_events`` carries its fraction of rows and, with intervals, says its interval is the exact one:
-    ``0.000 [0.000, 0.112] (0/31, exact)``. The counts of rows (n, positives, negatives, predicted positives:
-    those the metrics use) come first. An overall row, if the table has one, comes first too.
+    ``0.000 [0.000, 0.112] (0/31, exact)``. The counts of rows (n, positives, negatives, predicted positives
+    or negatives: those the metrics use) come first. An overall row, if the table has one, comes first too.
 
     Parameters
     ----------

@@ -28,6 +28,7 @@ _DEFINITIONS = {
     "fnr": (("L_P", "L_TP"), "L_P", "positives"),
     "tnr": (("L_N", "L_FP"), "L_N", "negatives"),
     "precision": ("W_TP", "W_PP", "predicted positives"),
+    "npv": (("W_CORRECT", "W_TP"), ("W_N", "W_PP"), "predicted negatives"),
     "accuracy": ("W_CORRECT", "W_N", "n"),
     "base_rate": ("W_P", "W_N", "n"),
 }
@@ -54,7 +55,7 @@ def check_metrics(metrics) -> tuple[str, ...]:
 
 
 def _column(sums: np.ndarray, spec) -> np.ndarray:
-    if isinstance(spec, tuple):  # a difference of two sums (false negatives, true negatives)
+    if isinstance(spec, tuple):  # a difference of two sums (false negatives, true negatives, predicted negatives)
         return sums[..., _C[spec[0]]] - sums[..., _C[spec[1]]]
     return sums[..., _C[spec]]
 
@@ -80,10 +81,12 @@ _KINDS = {
     "fnr": ((2,), (2, 3)),
     "tnr": ((0,), (0, 1)),
     "precision": ((3,), (1, 3)),
+    "npv": ((0,), (0, 2)),
     "accuracy": ((0, 3), (0, 1, 2, 3)),
     "base_rate": ((2, 3), (0, 1, 2, 3)),
 }
-_COUNT_KINDS = {"n": (0, 1, 2, 3), "positives": (2, 3), "negatives": (0, 1), "predicted positives": (1, 3)}
+_COUNT_KINDS = {"n": (0, 1, 2, 3), "positives": (2, 3), "negatives": (0, 1), "predicted positives": (1, 3),
+                "predicted negatives": (0, 2)}
 
 
 def _check_count(name: str, value) -> int:
@@ -255,8 +258,9 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         ``pd.cut`` returns) keeps the order of its categories.
     metrics : sequence of str, optional
         Names from ``METRICS``: ``selection_rate`` (share predicted positive), ``tpr``, ``fpr``, ``fnr``,
-        ``tnr``, ``precision`` (positive predictive value), ``accuracy``, ``base_rate`` (share truly
-        positive). Default: selection_rate, tpr, fpr, fnr, precision, accuracy.
+        ``tnr``, ``precision`` (positive predictive value), ``npv`` (negative predictive value: the share truly
+        negative among those predicted negative), ``accuracy``, ``base_rate`` (share truly positive).
+        Default: selection_rate, tpr, fpr, fnr, precision, accuracy.
     sample_weight : array-like, optional
         Non-negative row weights. Counts stay counts of rows (with positive weight).
     min_count : int, default 30
@@ -292,7 +296,8 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
     pandas.DataFrame
         One row per (cell, metric), indexed by the feature names and ``metric``; columns ``rate`` (NaN when
         its denominator is zero, never 0), ``count`` (rows in the denominator), ``events`` (rows in the
-        numerator), ``denominator`` (what the count counts: n, positives, negatives or predicted positives),
+        numerator), ``denominator`` (what the count counts: n, positives, negatives, predicted positives or
+        predicted negatives),
         ``too_small``, ``few_events`` and, with intervals, ``lower``, ``upper`` and ``interval`` (the method
         used for that row: ``exact`` wherever ``few_events``). Parity between groups means equal ``rate``
         values.

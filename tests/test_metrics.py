@@ -33,6 +33,8 @@ FAIRLEARN = {
     "tnr": true_negative_rate,
     # zero_division=0 is what fairlearn/scikit-learn fall back to (with a warning) for an undefined precision.
     "precision": functools.partial(precision_score, zero_division=0),
+    # The negative predictive value is the precision of the negative class.
+    "npv": functools.partial(precision_score, pos_label=0, zero_division=0),
     "accuracy": accuracy_score,
 }
 
@@ -96,7 +98,7 @@ def test_counts_are_the_denominators(data):
         "selection_rate": len(black), "accuracy": len(black), "base_rate": len(black),
         "tpr": black["y"].sum(), "fnr": black["y"].sum(),
         "fpr": (black["y"] == 0).sum(), "tnr": (black["y"] == 0).sum(),
-        "precision": black["y_pred"].sum(),
+        "precision": black["y_pred"].sum(), "npv": (black["y_pred"] == 0).sum(),
     }
     assert table.loc["Black", "count"].to_dict() == expected
 
@@ -182,7 +184,7 @@ def test_format_with_intervals_and_gaps(data):
     (dict(y_true=["no", "yes", "yes"], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"]),
      "y_true must hold binary labels 0 and 1"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"], metrics=["recall"]),
-     "unknown metric 'recall'; the metrics are: selection_rate, tpr, fpr, fnr, tnr, precision, accuracy, "
+     "unknown metric 'recall'; the metrics are: selection_rate, tpr, fpr, fnr, tnr, precision, npv, accuracy, "
      "base_rate"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", None, "b"]),
      "sensitive feature 'sensitive_feature_0' has 1 missing values"),

@@ -25,28 +25,22 @@ for audit, (attr, group, reference) in AUDITS.items():
         }
 
 rows = []
+PREDICTIVE = ["precision", "npv"]
 for audit, (attr, group, reference) in AUDITS.items():
     run = runs[audit, "S2"]
     y, pred, groups = run["y"], (run["score"] >= 0.5).astype(int), {attr: run["group"]}
-    ppv = group_rates(y, pred, sensitive_features=groups, metrics=["precision"], n_boot=1000, random_state=0)
-    # faircode has no NPV: it is the precision of the negative prediction, so flip labels and predictions.
-    npv = group_rates(1 - y, 1 - pred, sensitive_features=groups, metrics=["precision"], n_boot=1000,
-                      random_state=0)
-    ppv_gap = gaps_to_reference(y, pred, sensitive_features=groups, reference=reference, metrics=["precision"],
-                                n_boot=1000, random_state=0)
-    npv_gap = gaps_to_reference(1 - y, 1 - pred, sensitive_features=groups, reference=reference,
-                                metrics=["precision"], n_boot=1000, random_state=0)
-    shown_ppv = format_rates(ppv)
-    # In the flipped table the predicted positives are the predicted negatives; name them so in its flags.
-    shown_npv = format_rates(npv).replace("predicted positives=", "predicted negatives=", regex=True)
+    shown = format_rates(group_rates(y, pred, sensitive_features=groups, metrics=PREDICTIVE, n_boot=1000,
+                                     random_state=0))
+    gaps = format_gaps(gaps_to_reference(y, pred, sensitive_features=groups, reference=reference,
+                                         metrics=PREDICTIVE, n_boot=1000, random_state=0))["difference"]
     for label in (reference, group):
         rows.append({"audit": audit, "group": label, "n": str((run["group"] == label).sum()),
-                     "predicted +": str(shown_ppv.loc[label, "predicted positives"]),
-                     "PPV": shown_ppv.loc[label, "precision"],
-                     "predicted -": str(shown_npv.loc[label, "predicted positives"]),
-                     "NPV": shown_npv.loc[label, "precision"]})
+                     "predicted +": str(shown.loc[label, "predicted positives"]),
+                     "PPV": shown.loc[label, "precision"],
+                     "predicted -": str(shown.loc[label, "predicted negatives"]),
+                     "NPV": shown.loc[label, "npv"]})
     rows.append({"audit": audit, "group": f"{group} minus {reference}",
-                 "PPV": format_gaps(ppv_gap)["difference"].iloc[0], "NPV": format_gaps(npv_gap)["difference"].iloc[0].replace("predicted positives=", "predicted negatives=")})
+                 "PPV": gaps.xs("precision", level="metric").iloc[0], "NPV": gaps.xs("npv", level="metric").iloc[0]})
 table = pd.DataFrame(rows).set_index(["audit", "group"]).fillna("")
 print(table.to_string())
 
