@@ -197,8 +197,9 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
     summary = Summary()
     root = config.root
     recorded = recorded_seconds(config.cache_path)  # before this build rewrites the cache
-    cache = Cache(config.cache_path, enabled=use_cache)
-    if not cache.pages:  # every page will run (--no-cache, or a fresh clone): start the server's imports now
+    # Read even under --no-cache: its entries are not used then, but the pages this build does not touch keep theirs.
+    cache = Cache(config.cache_path)
+    if not use_cache or not cache.pages:  # every page will run: start the server's imports now
         warm_up(config.preload, config.warm, config.root)
     dependencies = dependencies_digest(config)
     assembler = _Assembler(config, cache, dependencies, summary, reporter, write)

@@ -59,10 +59,10 @@ def page_key(page, dependencies: str, timeout: float) -> str:
 class Cache:
     """The cache file, read once and rewritten (atomically) after every page that built."""
 
-    def __init__(self, path, enabled=True):
+    def __init__(self, path):
         self.path = pathlib.Path(path)
         self.pages = {}
-        if enabled and self.path.is_file():
+        if self.path.is_file():
             try:
                 data = json.loads(self.path.read_text(encoding="utf-8"))
             except (OSError, ValueError):

@@ -78,6 +78,16 @@ def test_code_edit_reruns_only_that_page(site):
     assert "two ran again" in page.read_text()
 
 
+def test_no_cache_build_of_one_page_keeps_the_other_pages_cached(site):
+    site.add("one.md", COUNTER.format(name="one"))
+    site.add("two.md", COUNTER.format(name="two"))
+    site.build()
+    assert site.build(use_cache=False, only=[str(site.root / "explainers/two.md")]).ran == ["explainers/two.md"]
+    summary = site.build()
+    assert summary.ran == [] and sorted(summary.fresh) == ["explainers/one.md", "explainers/two.md"]
+    assert sorted(_runs(site)) == ["one", "two", "two"]
+
+
 def test_failing_page_names_its_line_and_leaves_its_files(site, capsys):
     good = site.add("good.md", COUNTER.format(name="good"))
     bad = site.add("bad.md", COUNTER.format(name="bad"))
