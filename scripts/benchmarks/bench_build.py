@@ -21,7 +21,7 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "build" / "fixtures"
+FIXTURES = ROOT / "tests" / "pagebuild" / "fixtures"
 _IGNORE = shutil.ignore_patterns(".git", ".venv", ".cache", "site", "__pycache__", ".pytest_cache", "*.egg-info")
 _TRIVIAL = "import pandas, sklearn, matplotlib.pyplot\nprint('ready')\n"
 
