@@ -196,9 +196,10 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
     reporter = reporter or Reporter()
     summary = Summary()
     root = config.root
-    recorded = recorded_seconds(config.cache_path)  # before this build rewrites the cache
-    # Read even under --no-cache: its entries are not used then, but the pages this build does not touch keep theirs.
+    # Read even under --no-cache: its entries are not used then, but the pages this build does not touch keep theirs,
+    # and the run times recorded in them still decide which page starts first.
     cache = Cache(config.cache_path)
+    recorded = recorded_seconds(cache.pages)
     if not use_cache or not cache.pages:  # every page will run: start the server's imports now
         warm_up(config.preload, config.warm, config.root)
     dependencies = dependencies_digest(config)

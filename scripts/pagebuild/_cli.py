@@ -6,6 +6,7 @@ import os
 import sys
 
 from ._build import Reporter, run
+from ._cache import Cache
 from ._config import load_config
 from ._durations import read_durations, recorded_seconds, write_durations
 from ._pages import discover, might_run
@@ -39,7 +40,7 @@ def _parser():
 def _durations(config) -> int:
     """Merge the cache's page times into the committed durations file, for the pages that exist."""
     committed = read_durations(config.durations_path)
-    recorded = recorded_seconds(config.cache_path)
+    recorded = recorded_seconds(Cache(config.cache_path).pages)
     pages = set(discover(config))
     merged = {page: seconds for page, seconds in {**committed, **recorded}.items() if page in pages}
     missing = sorted(p for p in pages if p not in merged and might_run((config.root / p).read_text()))

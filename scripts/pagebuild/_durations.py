@@ -20,21 +20,9 @@ from ._files import write_if_changed
 FORMAT = 1
 
 
-def _read_json(path):
-    try:
-        return json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-
-
-def recorded_seconds(cache_path) -> dict:
-    """Each page's run time in the cache's last build, whether or not this build uses the cache's outputs."""
-    try:
-        data = _read_json(cache_path)
-    except (OSError, ValueError):
-        return {}
-    pages = data.get("pages", {}) if isinstance(data, dict) else {}
-    return {page: entry["seconds"] for page, entry in pages.items()
+def recorded_seconds(entries: dict) -> dict:
+    """Each page's run time in the cache's last build, from the cache's entries (``Cache.pages``)."""
+    return {page: entry["seconds"] for page, entry in entries.items()
             if isinstance(entry, dict) and isinstance(entry.get("seconds"), (int, float))}
 
 
@@ -48,15 +36,16 @@ def read_durations(path) -> dict:
     """
     path = pathlib.Path(path)
     try:
-        data = _read_json(path)
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
     except ValueError as err:
         raise ValueError(f"{path}: not JSON ({err}); expected the file `python -m scripts.pagebuild durations` "
                          "writes, or no file") from None
-    if data is None:
-        return {}
     pages = data.get("pages") if isinstance(data, dict) else None
-    if (data.get("format") if isinstance(data, dict) else None) != FORMAT or not isinstance(pages, dict) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in pages.values()):
+    valid = isinstance(pages, dict) and data.get("format") == FORMAT and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in pages.values())
+    if not valid:
         raise ValueError(f"{path}: expected {{\"format\": {FORMAT}, \"pages\": {{page: seconds >= 0}}}}; got "
                          f"{json.dumps(data)[:200]}; rewrite it with `python -m scripts.pagebuild durations`")
     return {str(page): float(seconds) for page, seconds in pages.items()}
