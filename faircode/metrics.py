@@ -12,20 +12,26 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
 - a rate resting on few events (fewer than ``min_events`` rows on either side of its numerator, e.g. 0 false
   positives among 31 negatives) is flagged ``few_events`` and gets the exact interval, since the bootstrap's
   collapses there; gaps involving it are flagged too, and the formatters show both flags;
+- a conditional (standardised) gap, ``conditional_gaps``: the within-stratum gaps of each group to a reference,
+  averaged with each stratum's share of rows as weight, beside the pooled gap, with intervals from the same
+  resamples;
 - an overall row over all rows (``overall=True``, like ``MetricFrame.overall``), and in ``disaggregate`` a
   separate metric set for the gaps (``gap_metrics``), e.g. a base rate shown for context but not compared.
 """
 from faircode._binomial import INTERVALS
+from faircode._conditional import CONDITIONAL_WEIGHTS, conditional_gaps
 from faircode._disaggregate import Disaggregation, disaggregate
 from faircode._format import format_gaps, format_rates
 from faircode._gaps import gaps_between_groups, gaps_to_reference
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 
 __all__ = [
+    "CONDITIONAL_WEIGHTS",
     "DEFAULT_METRICS",
     "INTERVALS",
     "METRICS",
     "Disaggregation",
+    "conditional_gaps",
     "disaggregate",
     "format_gaps",
     "format_rates",
