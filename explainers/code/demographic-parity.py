@@ -73,44 +73,24 @@ print()
 print(pd.DataFrame(stratum_rows).set_index(["audit", "stratum"]).to_string(float_format=lambda v: f"{v:.2f}"))
 
 # %%
-import numpy as np
 import pandas as pd
+from faircode.metrics import conditional_gaps
 
 
-def pooled_and_conditional(decided, member, stratum, group, n_boot=1000, seed=0):
-    """Pooled selection-rate gap and the stratum-weighted average of within-stratum gaps, with percentile
-    intervals from one bootstrap over all rows. faircode has no conditional (standardised) gap, so the
-    resampling is written here: one row of indices per resample, cell counts by bincount."""
-    codes, levels = pd.factorize(stratum, sort=True)
-    is_group = (member == group).astype(int)
-    n, k = len(decided), len(levels)
-    cell = codes * 2 + is_group  # cell index: stratum * 2 + (1 for the audit's group)
-    rng = np.random.default_rng(seed)
-    samples = np.vstack([np.arange(n), rng.integers(0, n, size=(n_boot, n))])  # row 0: the data as observed
-    offset = (np.arange(n_boot + 1) * 2 * k)[:, None]
-    size = np.bincount((cell[samples] + offset).ravel(), minlength=(n_boot + 1) * 2 * k).reshape(-1, k, 2)
-    hits = np.bincount((cell[samples] + offset).ravel(), weights=decided[samples].ravel(),
-                       minlength=(n_boot + 1) * 2 * k).reshape(-1, k, 2)
-    pooled = hits[:, :, 1].sum(1) / size[:, :, 1].sum(1) - hits[:, :, 0].sum(1) / size[:, :, 0].sum(1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        within = hits[:, :, 1] / size[:, :, 1] - hits[:, :, 0] / size[:, :, 0]
-    share = size.sum(2) / n
-    conditional = np.nansum(within * share, axis=1) / np.where(np.isnan(within), 0, share).sum(1)
-
-    def show(values):
-        low, high = np.percentile(values[1:], [2.5, 97.5])
-        return f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
-
-    return show(pooled), show(conditional)
+def shown(row, name):
+    return f"{row[name]:+.3f} [{row[name + '_lower']:+.3f}, {row[name + '_upper']:+.3f}]"
 
 
 rows = []
 for audit, run in runs.items():
     attr, group, reference = SETUPS[audit]
     for source, decided in (("labels", run["y"]), ("model", run["pred"])):
-        pooled, conditional = pooled_and_conditional(decided.astype(float), run["member"], run["stratum"], group)
-        rows.append({"audit": audit, "selected by": source, "strata": STRATA[audit][0], "pooled gap": pooled,
-                     "conditional gap": conditional})
+        # Within-stratum gaps weighted by each stratum's share of rows, pooled gap beside, same 1,000 resamples.
+        gap = conditional_gaps(run["y"], decided, sensitive_features={attr: run["member"]}, strata=run["stratum"],
+                               reference=reference, n_boot=1000, random_state=0).iloc[0]
+        rows.append({"audit": audit, "selected by": source, "strata": STRATA[audit][0],
+                     "pooled gap": shown(gap, "pooled"), "conditional gap": shown(gap, "conditional"),
+                     "strata used": gap["strata_used"], "small strata": gap["strata_too_small"]})
 print(pd.DataFrame(rows).set_index(["audit", "selected by"]).to_string())
 
 # %%
