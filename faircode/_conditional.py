@@ -19,7 +19,7 @@ from faircode._bootstrap import (
     percentile_interval,
     point_sums,
 )
-from faircode._inputs import _feature_columns, check_binary, check_weights, encode_groups
+from faircode._inputs import _feature_columns, check_count, check_resampling, check_rows, encode_groups
 from faircode._rates import _KINDS, check_metrics, long_index, rates_from_sums, safe_divide
 
 CONDITIONAL_WEIGHTS = ("stratum", "group", "reference")
@@ -151,22 +151,13 @@ def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=No
     sex metric
     f   selection_rate    -0.2         0.25            2                0
     """
-    y = check_binary("y_true", y_true)
+    y, y_hat, w = check_rows(y_true, y_pred, sample_weight)
     n = len(y)
-    if n == 0:
-        raise ValueError("y_true is empty; there are no rows to compare")
-    y_hat = check_binary("y_pred", y_pred, n)
-    w = check_weights(sample_weight, n)
     metrics = check_metrics(metrics)
     if weights not in CONDITIONAL_WEIGHTS:
         raise ValueError(f"weights must be one of {', '.join(map(repr, CONDITIONAL_WEIGHTS))}; got {weights!r}")
-    if not isinstance(min_count, (int, np.integer)) or isinstance(min_count, bool) or min_count < 0:
-        raise ValueError(f"min_count must be a non-negative integer; got {min_count!r}")
-    if n_boot is not None and (not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool)
-                               or n_boot < 1):
-        raise ValueError(f"n_boot must be a positive integer or None; got {n_boot!r}")
-    if not 0.0 < float(confidence) < 1.0:
-        raise ValueError(f"confidence must lie strictly between 0 and 1; got {confidence!r}")
+    min_count = check_count("min_count", min_count)
+    n_boot = check_resampling(n_boot, confidence)
     groups = encode_groups(sensitive_features, n)
     layers = _check_strata(strata, n)
     n_groups, n_strata = groups.n_cells, layers.n_cells
@@ -207,7 +198,7 @@ def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=No
         "reference": [groups.index[ref]] * (len(others) * len(metrics)),
     }, index=long_index(groups.index[others], metrics))
     if n_boot is not None:
-        boot_pooled, boot_conditional, _ = gaps(bootstrap_sums(cats, int(n_boot), make_rng(random_state), False))
+        boot_pooled, boot_conditional, _ = gaps(bootstrap_sums(cats, n_boot, make_rng(random_state), False))
         for name, samples in (("pooled", boot_pooled), ("conditional", boot_conditional)):
             lower, upper = percentile_interval(samples, confidence)
             table.insert(table.columns.get_loc(name) + 1, f"{name}_lower", lower.ravel())

@@ -15,6 +15,31 @@ def _as_1d(name: str, values) -> np.ndarray:
     return arr
 
 
+def check_rows(y_true, y_pred, sample_weight):
+    """Labels, predictions and weights checked against each other: ``(y, y_hat, w)``, ``w`` None without weights."""
+    y = check_binary("y_true", y_true)
+    if len(y) == 0:
+        raise ValueError("y_true is empty; there are no rows to evaluate")
+    return y, check_binary("y_pred", y_pred, len(y)), check_weights(sample_weight, len(y))
+
+
+def check_count(name: str, value) -> int:
+    """Return ``value`` as an int, or raise if it is not a non-negative integer (``min_count``, ``min_events``)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
+    return int(value)
+
+
+def check_resampling(n_boot, confidence) -> int | None:
+    """Return ``n_boot`` as an int (or None), after checking it and the intervals' ``confidence``."""
+    if n_boot is not None and (not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool)
+                               or n_boot < 1):
+        raise ValueError(f"n_boot must be a positive integer or None; got {n_boot!r}")
+    if not 0.0 < float(confidence) < 1.0:
+        raise ValueError(f"confidence must lie strictly between 0 and 1; got {confidence!r}")
+    return None if n_boot is None else int(n_boot)
+
+
 def check_binary(name: str, values, n: int | None = None) -> np.ndarray:
     """Return 0/1 labels as an int8 array; raise if anything other than 0 and 1 (or booleans) arrived."""
     arr = _as_1d(name, values)

@@ -16,7 +16,7 @@ from faircode._bootstrap import (
     percentile_interval,
     point_sums,
 )
-from faircode._inputs import Groups, check_binary, check_weights, encode_groups
+from faircode._inputs import Groups, check_count, check_resampling, check_rows, encode_groups
 
 _C = {name: i for i, name in enumerate(SUMS)}
 
@@ -87,12 +87,6 @@ _KINDS = {
 }
 _COUNT_KINDS = {"n": (0, 1, 2, 3), "positives": (2, 3), "negatives": (0, 1), "predicted positives": (1, 3),
                 "predicted negatives": (0, 2)}
-
-
-def _check_count(name: str, value) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
-    return int(value)
 
 
 def _overall_label(overall, index: pd.Index):
@@ -188,20 +182,12 @@ def evaluate(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=
              min_events=5, n_boot=None, confidence=0.95, interval="bootstrap", stratify=False, random_state=0,
              overall=False) -> Evaluation:
     """Check the inputs, compute the rates, their flags and (if asked for) their intervals."""
-    y = check_binary("y_true", y_true)
+    y, y_hat, w = check_rows(y_true, y_pred, sample_weight)
     n = len(y)
-    if n == 0:
-        raise ValueError("y_true is empty; there are no rows to evaluate")
-    y_hat = check_binary("y_pred", y_pred, n)
-    w = check_weights(sample_weight, n)
     metrics = check_metrics(metrics)
-    min_count = _check_count("min_count", min_count)
-    min_events = _check_count("min_events", min_events)
-    if n_boot is not None and (not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool)
-                               or n_boot < 1):
-        raise ValueError(f"n_boot must be a positive integer or None; got {n_boot!r}")
-    if not 0.0 < float(confidence) < 1.0:
-        raise ValueError(f"confidence must lie strictly between 0 and 1; got {confidence!r}")
+    min_count = check_count("min_count", min_count)
+    min_events = check_count("min_events", min_events)
+    n_boot = check_resampling(n_boot, confidence)
     interval = check_interval(interval)
     groups = encode_groups(sensitive_features, n)
     label = _overall_label(overall, groups.index)
@@ -210,7 +196,7 @@ def evaluate(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=
     sums = point_sums(cats, total=total)
     boot = None
     if n_boot is not None:
-        boot = bootstrap_sums(cats, int(n_boot), make_rng(random_state), bool(stratify), total=total)
+        boot = bootstrap_sums(cats, n_boot, make_rng(random_state), bool(stratify), total=total)
     rows, wsum, w2sum = kind_totals(cats)
     options = dict(min_count=min_count, min_events=min_events, interval=interval, confidence=confidence)
     cells = slice(0, groups.n_cells)
