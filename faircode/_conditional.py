@@ -19,7 +19,7 @@ from faircode._bootstrap import (
     percentile_interval,
     point_sums,
 )
-from faircode._inputs import _feature_columns, check_count, check_resampling, check_rows, encode_groups
+from faircode._inputs import check_count, check_resampling, check_rows, encode_groups
 from faircode._rates import _KINDS, check_metrics, long_index, rates_from_sums, safe_divide
 
 CONDITIONAL_WEIGHTS = ("stratum", "group", "reference")
@@ -43,17 +43,10 @@ def _pooled(cells: np.ndarray) -> np.ndarray:
 
 def _check_strata(strata, n: int):
     """Encode the strata, with errors that name ``strata`` (not a sensitive feature)."""
-    columns = _feature_columns(strata)
-    if not columns:
-        raise ValueError("strata is empty; give one stratum label per row (or several columns of them)")
-    for name, values in columns.items():
-        what = "strata" if len(columns) == 1 else f"strata column {name!r}"
-        if len(values) != n:
-            raise ValueError(f"{what} has {len(values)} rows but y_true has {n}; they must have the same length")
-        missing = int(pd.isna(values).sum())
-        if missing:
-            raise ValueError(f"{what} has {missing} missing values; give every row a stratum or drop those rows")
-    return encode_groups(columns, n)
+    return encode_groups(
+        strata, n, what=lambda name, n_columns: "strata" if n_columns == 1 else f"strata column {name!r}",
+        empty="strata is empty; give one stratum label per row (or several columns of them)",
+        remedy="give every row a stratum or drop those rows")
 
 
 def _conditional(rates, share, ref, others):

@@ -125,21 +125,25 @@ class Groups:
         return int(pos)
 
 
-def encode_groups(sensitive_features, n: int) -> Groups:
-    """Code each row by the combination of its sensitive features (all combinations, like fairlearn)."""
+def encode_groups(sensitive_features, n: int, *, what=None, empty="sensitive_features is empty; give at least one "
+                  "feature", remedy="fill or drop those rows") -> Groups:
+    """Code each row by the combination of its sensitive features (all combinations, like fairlearn).
+
+    ``what(name, n_columns)`` names a column in errors (default ``sensitive feature 'name'``); ``empty`` and
+    ``remedy`` are the messages for no column and for missing values, so other row labels (strata) reuse it.
+    """
     columns = _feature_columns(sensitive_features)
     if not columns:
-        raise ValueError("sensitive_features is empty; give at least one feature")
+        raise ValueError(empty)
+    what = what or (lambda name, _: f"sensitive feature {name!r}")
     codes_per_feature, levels = [], []
     for name, values in columns.items():
         if len(values) != n:
-            raise ValueError(
-                f"sensitive feature {name!r} has {len(values)} rows but y_true has {n}; "
-                "they must have the same length"
-            )
+            raise ValueError(f"{what(name, len(columns))} has {len(values)} rows but y_true has {n}; "
+                             "they must have the same length")
         missing = int(pd.isna(values).sum())
         if missing:
-            raise ValueError(f"sensitive feature {name!r} has {missing} missing values; fill or drop those rows")
+            raise ValueError(f"{what(name, len(columns))} has {missing} missing values; {remedy}")
         codes, uniques = pd.factorize(values, sort=True)
         codes_per_feature.append(codes.astype(np.int64))
         levels.append(pd.Index(uniques, name=name))
