@@ -83,4 +83,6 @@ changes = pd.DataFrame({("S2", "parity gap"): wide["parity_gap"]["S2"]} | {
 })
 print(f"S2's parity gap, and each mitigation's change from S2 on the same split, {target.attribute} ({data.groups[target.attribute]}), "
       f"logistic regression, {SPLITS} splits of the {len(data.y):,} rows:")
-show(changes, float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}")  # + 0.0: no "-0.000"
+# One row per strategy and measure, one column per split: long rather than wide.
+by_split = changes.T.rename_axis(["strategy", "measure"]).rename(columns=lambda seed: f"seed {seed}")
+show(by_split, float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}")  # + 0.0: no "-0.000"

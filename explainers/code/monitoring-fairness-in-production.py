@@ -111,9 +111,12 @@ for t, batch in enumerate(weeks):
                  "CUSUM gap": cusum_cell(cusum_gap, alarm_gap, t),
                  "CUSUM share": cusum_cell(cusum_share, alarm_share, t)})
 weekly = pd.DataFrame(rows).set_index("week")
-show(weekly, formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format,
-                                   "sel women": "{:.3f}".format, "KS women": "{:.2f}".format,
-                                   "KS p": "{:.3f}".format})
+# Two tables on the same weeks: what was decided, then what the monitors made of it.
+show(weekly[["men", "women", "share women", "sel men", "sel women", "gap [95% CI]"]],
+     formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format, "sel women": "{:.3f}".format})
+print()
+show(weekly[["KS women", "KS p", "CUSUM gap", "CUSUM share"]],
+     formatters={"KS women": "{:.2f}".format, "KS p": "{:.3f}".format})
 ref_gap = sel_women[:REF_WEEKS].sum() / n_women[:REF_WEEKS].sum() - sel_men[:REF_WEEKS].sum() / n_men[:REF_WEEKS].sum()
 
 def first_alarm(alarm):

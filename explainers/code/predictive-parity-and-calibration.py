@@ -165,4 +165,8 @@ table = pd.DataFrame(rows).set_index(["audit", "model", "group"])
 # If a group's mean score equals its base rate, (1 - p) * (score | negative) = p * (1 - score | positive).
 table["ratio of the two"] = table["score | negative"] / table["1 - score | positive"]
 table["p / (1 - p)"] = table["base rate"] / (1 - table["base rate"])
-show(table, float_format=lambda v: f"{v:.3f}")
+# The decisions at 0.5, then the scores behind them: two tables on the same rows.
+show(table[["base rate", "PPV", "FPR", "FNR"]], float_format=lambda v: f"{v:.3f}")
+print()
+show(table[["score | negative", "1 - score | positive", "ratio of the two", "p / (1 - p)"]],
+     float_format=lambda v: f"{v:.3f}")
