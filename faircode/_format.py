@@ -22,10 +22,12 @@ def _cell(value, lower, upper, count, denominator, too_small, digits, undefined=
 
 
 def _few_rate(row, has_ci: bool) -> str:
-    """The mark of a rate with few events: its fraction of rows, and that its interval is the exact one."""
+    """The mark of a rate with few events: its fraction of rows and, with an interval, the interval's method
+    (the ``interval`` column of that row, so the mark names the method that was used)."""
     if not getattr(row, "few_events", False):
         return ""
-    return f" ({row.events}/{row.count}, exact)" if has_ci else f" ({row.events}/{row.count})"
+    method = getattr(row, "interval", None) if has_ci else None
+    return f" ({row.events}/{row.count}, {method})" if method else f" ({row.events}/{row.count})"
 
 
 def _check(table, needed, producer):
@@ -39,7 +41,8 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     Each rate reads ``0.812`` or, with intervals, ``0.812 [0.790, 0.833]``; a rate flagged ``too_small`` reads
     ``too small (positives=12)``, naming the count behind it, so it cannot be read as an estimate; a rate with
     no rows behind it (possible with ``min_count=0``) reads ``undefined (positives=0)``; a rate flagged
-    ``few_events`` carries its fraction of rows and, with intervals, says its interval is the exact one:
+    ``few_events`` carries its fraction of rows and, with intervals, the method of its interval (its row's
+    ``interval``: ``exact`` where the bootstrap gave way, else the method asked for):
     ``0.000 [0.000, 0.112] (0/31, exact)``. The counts of rows (n, positives, negatives, predicted positives
     or negatives: those the metrics use) come first. An overall row, if the table has one, comes first too.
 

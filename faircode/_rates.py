@@ -160,16 +160,20 @@ def _measure(groups: Groups, metrics, sums, boot_sums, rows, wsum, w2sum, weight
             x_eff = np.where(np.isnan(rates), 0.0, rates) * n_eff
         else:
             n_eff, x_eff = counts, events
-        exact = clopper_pearson(x_eff, n_eff, confidence)
         if interval == "exact":
-            lower, upper = exact
+            lower, upper = clopper_pearson(x_eff, n_eff, confidence)
+            method = np.full(rates.shape, "exact", dtype=object)
         elif interval == "wilson":
             lower, upper = wilson(x_eff, n_eff, confidence)
+            method = np.full(rates.shape, "wilson", dtype=object)
         else:
+            # The caller's binomial choice is always honoured; only the percentile bootstrap, which can only
+            # resample the events a cell has (none: an interval of zero width), gives way on few events, to the
+            # exact interval, and the ``interval`` column says so rate by rate.
+            exact = clopper_pearson(x_eff, n_eff, confidence)
             lower, upper = percentile_interval(boot, confidence)
-        # Few events: the bootstrap collapses and Wilson's coverage dips, so those rates get the exact interval.
-        lower, upper = np.where(few, exact[0], lower), np.where(few, exact[1], upper)
-        method = np.where(few, "exact", interval).astype(object)
+            lower, upper = np.where(few, exact[0], lower), np.where(few, exact[1], upper)
+            method = np.where(few, "exact", "bootstrap").astype(object)
     row_counts = pd.DataFrame({k: rows[:, list(v)].sum(axis=1) for k, v in _COUNT_KINDS.items()},
                               index=groups.index)
     return Evaluation(groups=groups, metrics=tuple(metrics), rates=rates, counts=counts, events=events,
@@ -266,7 +270,9 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         A rate is flagged ``few_events`` when fewer than this many rows of its denominator are on either side:
         in its numerator (events: the false positives of an FPR, the correct predictions of an accuracy) or
         not (count - events). With so few events the percentile bootstrap collapses (0 events out of 31 gives
-        [0, 0]) or is far too narrow, so such a rate gets the exact interval whatever ``interval`` says.
+        [0, 0]) or is far too narrow, so under ``interval="bootstrap"`` such a rate gets the exact interval
+        instead (its ``interval`` column says ``exact``). An exact or Wilson interval asked for is always the
+        one given.
     interval : {"bootstrap", "exact", "wilson"}, default "bootstrap"
         The interval on each rate: the percentile bootstrap (needs ``n_boot``; without it there are no
         intervals), the exact Clopper-Pearson binomial interval or the Wilson score interval (neither needs
@@ -285,8 +291,8 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         numerator), ``denominator`` (what the count counts: n, positives, negatives, predicted positives or
         predicted negatives),
         ``too_small``, ``few_events`` and, with intervals, ``lower``, ``upper`` and ``interval`` (the method
-        used for that row: ``exact`` wherever ``few_events``). Parity between groups means equal ``rate``
-        values.
+        used for that row: the one asked for, except ``exact`` for a few-events rate under the bootstrap).
+        Parity between groups means equal ``rate`` values.
 
     Examples
     --------

@@ -275,6 +275,26 @@ def test_no_errors_out_of_31_gets_an_exact_interval_and_a_flag(no_false_positive
     assert text.loc["b", "fpr"].count("(") == 0
 
 
+def test_a_binomial_interval_asked_for_is_the_one_given_even_on_few_events(no_false_positive):
+    """interval="wilson" (or "exact") is honoured on every rate, few events or not, and every label says so."""
+    from scipy.stats import norm
+
+    y, y_pred, group = no_false_positive
+    for interval in ("wilson", "exact"):
+        table = group_rates(y, y_pred, sensitive_features={"g": group}, metrics=["fpr"], interval=interval)
+        assert (table["interval"] == interval).all()
+        row = table.loc[("a", "fpr")]
+        assert row["few_events"] and row["events"] == 0 and row["count"] == 31
+        text = format_rates(table)
+        assert text.loc["a", "fpr"] == f"0.000 [0.000, {row['upper']:.3f}] (0/31, {interval})"
+        assert "exact" not in " ".join(text["fpr"]) or interval == "exact"
+    # Wilson's upper end on 0 of 31: z^2 / (31 + z^2), below the exact 0.112.
+    z = norm.ppf(0.975)
+    wilson = group_rates(y, y_pred, sensitive_features={"g": group}, metrics=["fpr"], interval="wilson")
+    assert wilson.loc[("a", "fpr"), "upper"] == pytest.approx(z * z / (31 + z * z), rel=1e-12)
+    assert wilson.loc[("a", "fpr"), "upper"] < 1 - 0.025 ** (1 / 31)
+
+
 def test_gaps_involving_a_few_event_rate_are_flagged_and_shown_without_interval(no_false_positive):
     y, y_pred, group = no_false_positive
     args = dict(sensitive_features={"g": group}, metrics=["fpr", "tpr"], n_boot=300, random_state=1)
