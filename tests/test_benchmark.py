@@ -165,11 +165,42 @@ def test_reweighing_rejects_one_group_and_bad_shapes():
 
 # ---- the grid -------------------------------------------------------------------------------------------
 
-def test_split_recipe_reproduces_the_audits_split():
+# SHA-256 of the sorted test row positions (little-endian int64) that every committed page was built on: the
+# audit's own split (seed 0 here means the manifest's random_state) and the benchmark's first re-split (+1). A
+# change to the split recipe, to scikit-learn's splitter or to the data's row order changes them.
+COMMITTED_TEST_SPLITS = {
+    ("German Credit Lending", 0): (200, "91391db54de4a8b173a6e206e617718d2701342f8d23c9bba7c7f442031282ed"),
+    ("German Credit Lending", 1): (200, "43a3e422c36a94d40404fc7d8e339709695821643169bdb5ca45133935a4ebc3"),
+    ("Benefits Denial", 0): (6513, "d0ed700f08e255398f879cfe159432cba6e94b694367c2689942bb4d70fcb8a1"),
+    ("Benefits Denial", 1): (6513, "b70851da80d64393736898a1662065e0ddebbc77ea8e23504fe76c7f8c0757c3"),
+}
+
+
+def _digest(rows) -> str:
+    return hashlib.sha256(np.asarray(rows, dtype="<i8").tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("audit, offset", sorted(COMMITTED_TEST_SPLITS))
+def test_split_recipe_reproduces_the_committed_splits(audit, offset):
+    data = load_audit(audit)
+    size, digest = COMMITTED_TEST_SPLITS[audit, offset]
+    if offset == 0:
+        train, test = data.idx_train, data.idx_test
+    else:  # the re-split run_benchmark makes for its second seed
+        train, test = stratified_split(data.y, test_size=data.manifest.test_size,
+                                       random_state=data.random_state + offset)
+    assert len(test) == size and _digest(test) == digest
+    np.testing.assert_array_equal(np.sort(np.concatenate([train, test])), np.arange(len(data.y)))
+
+
+def test_the_split_check_fails_on_another_split():
+    """The digests above tell splits apart: the next seed's split, or one row swapped, gives another digest."""
     data = load_audit(CREDIT)
-    train, test = stratified_split(data.y, test_size=data.manifest.test_size, random_state=data.random_state)
-    np.testing.assert_array_equal(train, data.idx_train)
-    np.testing.assert_array_equal(test, data.idx_test)
+    _, other = stratified_split(data.y, test_size=data.manifest.test_size, random_state=data.random_state + 2)
+    swapped = data.idx_test.copy()
+    swapped[0] = data.idx_train[0]
+    committed = {digest for _, digest in COMMITTED_TEST_SPLITS.values()}
+    assert _digest(other) not in committed and _digest(np.sort(swapped)) not in committed
 
 
 def test_results_identical_across_runs_and_worker_counts(tiny_root):
