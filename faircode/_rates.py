@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from faircode._binomial import check_interval, clopper_pearson, wilson
+from faircode._choices import check_name
 from faircode._bootstrap import (
     SUMS,
     bootstrap_sums,
@@ -45,10 +46,10 @@ def check_metrics(metrics) -> tuple[str, ...]:
     if isinstance(metrics, str):
         metrics = (metrics,)
     metrics = tuple(metrics)
-    unknown = [m for m in metrics if m not in _DEFINITIONS]
-    if unknown or not metrics:
-        what = f"unknown metric {unknown[0]!r}" if unknown else "no metric given"
-        raise ValueError(f"{what}; the metrics are: {', '.join(METRICS)}")
+    if not metrics:
+        raise ValueError(f"no metric given; the metrics are: {', '.join(METRICS)}")
+    for m in metrics:
+        check_name(m, METRICS, "metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError(f"metrics lists a name twice: {', '.join(metrics)}")
     return metrics

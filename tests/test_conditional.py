@@ -126,7 +126,7 @@ BASE = dict(y_true=[0, 1, 1, 0], y_pred=[0, 1, 0, 1], sensitive_features=["a", "
     (dict(strata=["x", None, "x", "y"]), "strata has 1 missing values; give every row a stratum"),
     (dict(strata={}), "strata is empty"),
     (dict(weights="rows"), "weights must be one of 'stratum', 'group', 'reference'; got 'rows'"),
-    (dict(metrics=["recall"]), "unknown metric 'recall'; the metrics are: selection_rate, tpr"),
+    (dict(metrics=["recall"]), "unknown metric 'recall'; the metrics are: 'selection_rate', 'tpr'"),
     (dict(sensitive_features=["a"] * 4), "a gap needs at least two groups; sensitive_features has 1 group"),
     (dict(n_boot=0), "n_boot must be a positive integer or None; got 0"),
     (dict(min_count=-1), "min_count must be a non-negative integer; got -1"),

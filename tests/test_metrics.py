@@ -184,8 +184,8 @@ def test_format_with_intervals_and_gaps(data):
     (dict(y_true=["no", "yes", "yes"], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"]),
      "y_true must hold binary labels 0 and 1"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"], metrics=["recall"]),
-     "unknown metric 'recall'; the metrics are: selection_rate, tpr, fpr, fnr, tnr, precision, npv, accuracy, "
-     "base_rate"),
+     "unknown metric 'recall'; the metrics are: 'selection_rate', 'tpr', 'fpr', 'fnr', 'tnr', 'precision', "
+     "'npv', 'accuracy', 'base_rate'"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", None, "b"]),
      "sensitive feature 'sensitive_feature_0' has 1 missing values"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"], sample_weight=[1, -1, 1]),
@@ -417,8 +417,14 @@ def test_bad_new_options_say_what_arrived(kwargs, message):
         group_rates([0, 1, 1], [0, 1, 1], sensitive_features=["a", "b", "b"], **kwargs)
 
 
+def test_a_list_where_a_metric_name_is_expected_says_so():
+    with pytest.raises(ValueError, match=re.escape("metric must be one name (a str), not a list; got ['tpr']. "
+                                                   "The metrics are: 'selection_rate'")):
+        group_rates([0, 1], [0, 1], sensitive_features=["a", "b"], metrics=[["tpr"]])
+
+
 def test_bad_gap_metrics():
-    with pytest.raises(ValueError, match=re.escape("unknown metric 'ppv'; the metrics are: selection_rate")):
+    with pytest.raises(ValueError, match=re.escape("unknown metric 'ppv'; the metrics are: 'selection_rate'")):
         disaggregate([0, 1, 1, 0], [0, 1, 1, 1], sensitive_features=["a", "b", "b", "a"], gap_metrics=["ppv"])
 
 
