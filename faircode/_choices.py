@@ -15,16 +15,16 @@ STRATEGIES = FEATURE_STRATEGIES + MITIGATIONS
 STRATEGY_ALIASES = {"S0": "baseline"}
 
 
-def check_name(value, valid, kind: str, *, aliases: dict | None = None, note: str = "") -> str:
+def check_name(value, valid, kind: str, *, aliases: dict | None = None, note: str = "", plural=None) -> str:
     """``value`` if it is one of ``valid`` (an alias resolved), else a ValueError naming it and listing ``valid``.
 
-    ``kind`` names the thing in the message (``"strategy"``); ``note`` is appended to it (e.g. why a name that
+    ``kind`` names the thing in the message (``"strategy"``; ``plural`` if not ``kind + "s"``); ``note`` is appended to it (e.g. why a name that
     exists elsewhere is not valid here).
     """
     aliases = aliases or {}
     names = [n for v in valid for n in (v, *(a for a, target in aliases.items() if target == v))]
     listed = ", ".join(repr(n) for n in names)
-    plural = kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
+    plural = plural or (kind[:-1] + "ies" if kind.endswith("y") else kind + "s")
     if not isinstance(value, str):
         raise ValueError(f"{kind} must be one name (a str), not a {type(value).__name__}; got {value!r}. "
                          f"The {plural} are: {listed}{note}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 
@@ -88,19 +89,53 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     return pd.DataFrame({**counts, **texts}, index=cells)
 
 
+def _strata_note(row) -> str:
+    """How many of the strata a conditional gap averages over rest on small cells or few events."""
+    notes = [f"{row[col]} {what}" for col, what in (("strata_too_small", "too small"),
+                                                       ("strata_few_events", "with few events")) if row[col]]
+    return f" ({' and '.join(notes)} of {row['strata_used']} strata)" if notes else ""
+
+
+def _format_conditional(table: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """``format_gaps`` of a ``conditional_gaps`` table."""
+    _check(table, ("pooled", "conditional", "strata_used", "strata_too_small", "strata_few_events", "count",
+                   "reference_count", "denominator", "too_small", "few_events"), "conditional_gaps")
+    pooled, conditional = [], []
+    for _, row in table.iterrows():
+        lo, hi = row.get("pooled_lower"), row.get("pooled_upper")
+        suffix = ""
+        if row["few_events"]:
+            suffix = " (few events)" if lo is None else " (few events, no interval)"
+            lo = hi = None
+        count = min(row["count"], row["reference_count"])
+        pooled.append(_cell(row["pooled"], lo, hi, count, row["denominator"], row["too_small"], digits,
+                            suffix=suffix))
+        if np.isnan(row["conditional"]):
+            conditional.append("undefined (no stratum has both rates)")
+        else:
+            conditional.append(_number(row["conditional"], row.get("conditional_lower"),
+                                       row.get("conditional_upper"), digits) + _strata_note(row))
+    return pd.DataFrame({"pooled": pooled, "conditional": conditional, "strata_used": table["strata_used"],
+                         "count": table["count"], "reference_count": table["reference_count"]},
+                        index=table.index)
+
+
 def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
-    """Show a gap table (``gaps_to_reference`` or ``gaps_between_groups``) as text.
+    """Show a gap table (``gaps_to_reference``, ``gaps_between_groups`` or ``conditional_gaps``) as text.
 
     ``difference`` and ``ratio`` become strings like ``-0.052 [-0.071, -0.033]``; a gap that involves a cell
     too small to estimate reads ``too small (positives=12)`` (the smaller of the two counts), a ratio to a
     reference rate of 0 reads ``undefined (reference rate is 0)``, a spread with fewer than two cells
     large enough reads ``too few groups (1)``, and a gap flagged ``few_events`` shows no interval, since its
-    bootstrap interval is unreliable: ``-0.032 (few events, no interval)``.
+    bootstrap interval is unreliable: ``-0.032 (few events, no interval)``. A ``conditional_gaps`` table
+    gives ``pooled`` (as ``difference``) and ``conditional``, which says how many of the strata it averages
+    over are too small or rest on few events, ``-0.077 [-0.213, 0.041] (2 too small of 3 strata)``, or
+    ``undefined (no stratum has both rates)``.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        The result of ``gaps_to_reference`` or ``gaps_between_groups``.
+        The result of ``gaps_to_reference``, ``gaps_between_groups`` or ``conditional_gaps``.
     digits : int, default 3
         Decimals shown.
 
@@ -121,7 +156,9 @@ def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     a tpr         -0.500 (few events)       0.500 (few events)      2                2
       fpr     too small (negatives=1)  too small (negatives=1)      1                1
     """
-    _check(table, ("difference", "ratio"), "gaps_to_reference or gaps_between_groups")
+    if isinstance(table, pd.DataFrame) and "conditional" in table.columns:
+        return _format_conditional(table, digits)
+    _check(table, ("difference", "ratio"), "gaps_to_reference, gaps_between_groups or conditional_gaps")
     out = pd.DataFrame(index=table.index)
     for name in ("difference", "ratio"):
         lower = table.get(f"{name}_lower")

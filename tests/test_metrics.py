@@ -444,3 +444,23 @@ def test_categorical_features_keep_their_category_order():
     gaps = gaps_to_reference(y, pred, sensitive_features={"band": band}, reference="middle",
                              metrics=["selection_rate"])
     assert list(gaps.index.get_level_values("band")) == ["young", "old"]
+
+
+def test_every_metric_is_one_record_and_the_tables_follow_it():
+    """One record per rate (kinds of row counted, among which rows); counts, events and denominators follow."""
+    from faircode._bootstrap import SUMS
+    from faircode._definitions import DEFINITIONS, KINDS, ROWS
+
+    assert tuple(DEFINITIONS) == METRICS and len(METRICS) == 9
+    assert set(SUMS) == {f"{scale}_{kind}" for scale in ("W", "L") for kind in KINDS}
+    rng = np.random.default_rng(2)
+    y, y_pred = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    kind = pd.Series(np.asarray(KINDS)[2 * y + y_pred])
+    table = group_rates(y, y_pred, sensitive_features=["all"] * 300, metrics=list(METRICS), min_count=0)
+    for name, record in DEFINITIONS.items():
+        assert set(record.events) < set(record.denominator) and record.among in ROWS
+        row = table.loc[("all", name)]
+        assert row["denominator"] == record.among
+        assert row["count"] == kind.isin(record.denominator).sum()
+        assert row["events"] == kind.isin(record.events).sum()
+        assert row["rate"] == row["events"] / row["count"]
