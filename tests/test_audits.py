@@ -150,6 +150,32 @@ def test_unknown_strategy_lists_the_strategies():
         load_audit("Benefits Denial", strategy="S9")
 
 
+def test_a_list_where_a_name_is_expected_says_so():
+    with pytest.raises(ValueError, match=re.escape("audit must be one name (a str), not a list; got "
+                                                   "['German Credit Lending']. The audits are: 'Benefits Denial'")):
+        load_audit(["German Credit Lending"])
+    with pytest.raises(ValueError, match=re.escape("strategy must be one name (a str), not a list; got ['S2']. "
+                                                   "The strategies are: 'baseline', 'S0', 'S1', 'S2' (S3, S4")):
+        load_audit("German Credit Lending", ["S2"])
+
+
+def test_a_root_that_is_not_a_folder_is_named(tmp_path):
+    missing = tmp_path / "nowhere"
+    message = f"audit root {str(missing)!r} is not a folder; give the folder that holds the audit folders"
+    for call in (lambda: list_audits(missing), lambda: load_audit("German Credit Lending", root=missing),
+                 lambda: get_manifest("German Credit Lending", missing)):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            call()
+    with pytest.raises(ValueError, match=re.escape(f"the audit root {str(tmp_path)!r} holds no audit folder")):
+        load_audit("German Credit Lending", root=tmp_path)
+
+
+def test_a_root_from_the_environment_says_where_it_came_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAIRCODE_AUDIT_ROOT", str(tmp_path / "gone"))
+    with pytest.raises(ValueError, match=re.escape("(from $FAIRCODE_AUDIT_ROOT) is not a folder")):
+        list_audits()
+
+
 def _copy_audit(tmp_path, name="German Credit Lending"):
     source = get_manifest(name).folder
     target = tmp_path / name
