@@ -11,19 +11,9 @@ from scripts.pagebuild._cli import main
 from scripts.pagebuild._durations import longest_first, read_durations, write_durations
 from scripts.pagebuild._execute import Job
 
+from _build_helpers import PAGE
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
-
-PAGE = """---
-title: {name}
----
-
-<!-- output: out -->
-<!-- end output -->
-
-```python output="out"
-{code}
-```
-"""
 
 
 class Starts(Reporter):
