@@ -6,10 +6,15 @@ from scripts.pagebuild import Reporter, load_config, run
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 
 
+# The fork server preloads what the fixture pages import, not the project's whole list (scikit-learn's
+# ensembles, fairlearn): one test process has one server, and the test that starts it pays for its imports.
+PRELOAD = 'preload = ["numpy", "pandas", "matplotlib.pyplot", "sklearn.linear_model"]\n'
+
+
 class Site:
     """A temporary repository root with an ``explainers/`` folder, built with the real build."""
 
-    def __init__(self, root, settings=""):
+    def __init__(self, root, settings=PRELOAD):
         self.root = root
         (root / "explainers").mkdir()
         (root / "pyproject.toml").write_text("[tool.pagebuild]\ntimeout = 60\n" + settings)
