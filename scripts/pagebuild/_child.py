@@ -12,6 +12,8 @@ import os
 import sys
 import traceback
 
+from scripts.pagebuild import _inject
+
 
 def _figures(dpi):
     """Save and close every open matplotlib figure, in creation order, as PNG bytes with its alt text."""
@@ -55,6 +57,7 @@ def run_page(conn, alive, root, md_path, script_path, blocks, dpi):
     _watchdog.guard(os.dup(alive.fileno()))
     alive.close()
     os.chdir(root)
+    os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:
