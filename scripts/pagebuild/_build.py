@@ -148,7 +148,10 @@ class _Assembler:
                                                  "give it one with fig.set_label('what the figure shows')")
                 shown.append((alt, os.path.relpath(path, page.folder)))
             if block.output is not None:
-                rendered[block.output] = render_output(stdout, shown)
+                try:
+                    rendered[block.output] = render_output(stdout, shown)
+                except ValueError as err:  # printed table markers out of order
+                    raise PageError(page.path, block.line - 1, f"the block's output cannot be placed: {err}") from None
         text = inject(page.text, page.regions, rendered)
         return text.encode("utf-8"), render_script(page).encode("utf-8"), figures
 

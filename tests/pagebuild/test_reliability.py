@@ -157,3 +157,13 @@ def test_a_build_leaves_the_caller_s_environment_as_it_was(bare_site):
     assert summary.ok and dict(os.environ) == before
     # The pages still get the fixed settings (one BLAS thread), and not the server's warm request.
     assert "```text\n1 None\n```" in (bare_site.root / "explainers/env.md").read_text()
+
+
+def test_an_unclosed_printed_table_is_that_page_s_error(bare_site):
+    _page(bare_site, "table", 'print("<!-- table -->")\nprint("| a |")')
+    _page(bare_site, "fine", 'print("fine")')
+    summary = bare_site.build()
+    (path, message), = summary.failures
+    assert path == "explainers/table.md" and summary.ran == ["explainers/fine.md"]
+    assert message.startswith("explainers/table.md:8: the block's output cannot be placed: printed output ends "
+                              "inside a table")
