@@ -82,7 +82,8 @@ def inject(text: str, regions, rendered: dict) -> str:
     """Replace the lines between each region's markers with ``rendered[region.name]``.
 
     ``regions`` are the page's marker pairs (1-based marker lines, in page order); regions not named in
-    ``rendered`` keep their content.
+    ``rendered`` keep their content. Lines outside the regions are kept byte for byte; the inserted lines end
+    as the start marker's line does (CRLF or LF).
     """
     lines = text.split("\n")
     out, cursor = [], 0
@@ -91,8 +92,9 @@ def inject(text: str, regions, rendered: dict) -> str:
             continue
         out.extend(lines[cursor : region.start])  # up to and including the start marker
         content = rendered[region.name]
+        ending = "\r" if lines[region.start - 1].endswith("\r") else ""
         if content:
-            out.extend(["", *content.split("\n"), ""])
+            out.extend(line + ending for line in ["", *content.split("\n"), ""])
         cursor = region.end - 1  # resume at the end marker
     out.extend(lines[cursor:])
     return "\n".join(out)

@@ -24,6 +24,7 @@ _ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers are the package scripts.site
     sys.path.insert(0, str(_ROOT))
 
+from scripts import layout  # noqa: E402
 from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
 from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
@@ -50,11 +51,6 @@ def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path) -> File:
     file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
     files.append(file)
     return file
-
-
-def _notebook_uri(script_uri: str) -> str:
-    folder, name = script_uri.rsplit("/code/", 1)
-    return f"{folder}/notebooks/{name[:-3]}.ipynb"
 
 
 def _page_link(src_uri: str) -> str:
@@ -85,10 +81,10 @@ def on_files(files: Files, config) -> Files:
             _add(files, config, page.src_uri, root)
             if not page.is_data_card:
                 coded[page.src_uri] = (page.title, page.script_uri)
-        for path in sorted(audit.path.glob("*.csv")):  # the data the checksums describe, for download
+        for path in layout.audit_data(audit.path):  # the data the checksums describe, for download
             _add(files, config, path.relative_to(root).as_posix(), root)
-    for folder in ["explainers", *(a.name for a in audits)]:
-        for sub in ("figures", "code"):
+    for folder in layout.page_folders(root):
+        for sub in (layout.FIGURES, layout.CODE):
             for path in sorted((root / folder / sub).glob("*")):
                 if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
                     _add(files, config, path.relative_to(root).as_posix(), root)
@@ -98,7 +94,7 @@ def on_files(files: Files, config) -> Files:
         if not script.is_file():
             log.info("%s has no generated script (%s) yet: no notebook or provenance for it", src_uri, script_uri)
             continue
-        notebook_uri = _notebook_uri(script_uri)
+        notebook_uri = layout.notebook_path(src_uri)
         stage_notebook(script, staging / notebook_uri, title, script_uri)
         _add(files, config, notebook_uri, staging)
         scripts[src_uri] = (script_uri, notebook_uri)
@@ -215,7 +211,7 @@ def on_page_content(html: str, page, config, files: Files) -> str:
 
 def on_serve(server, config, builder):
     root = _root(config)
-    for path in [root / "explainers", *(m.parent for m in root.glob("*/audit.toml")), pathlib.Path(__file__).parent]:
+    for path in [root / layout.EXPLAINERS, *layout.audit_folders(root), pathlib.Path(__file__).parent]:
         if path.is_dir():
             server.watch(str(path))
     return server
