@@ -162,7 +162,7 @@ summary = pd.DataFrame({
 }, index=mean.index)
 print(f"German Credit Lending: width of the 95% interval over {len(SEEDS)} seeds of {N_BOOT:,} resamples each "
       "(mean ± sd across seeds; difference: mean ± 2 standard errors)\n")
-print(summary.to_string())
+show(summary)
 
 # %%
 benefits = load_audit("Benefits Denial", "S2")

@@ -67,8 +67,9 @@ def standardised_differences(source_rows, target_rows, top=6):
 
 source_test = ~in_target & ~in_train
 domain_rows, is_target, p_target = domain_probabilities(source_test, in_target)
-print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f}"
-      f"  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
+CHANCE_AUC = 0.5  # a domain classifier that cannot tell the populations apart
+print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f} ({CHANCE_AUC}: no detectable "
+      f"shift)  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
 show(standardised_differences(source_test, in_target).round(3))
 
 # %%
