@@ -67,7 +67,7 @@ for audit, (y_true, y_pred, group), name, reference in [
     width = gap_widths(y_true, y_pred, group, reference)
     rows.append({**describe(audit, y_true, group, name, reference),
                  "parity gap width": width["selection_rate"], "TPR gap width": width["tpr"]})
-show(pd.DataFrame(rows).set_index("audit").round(3))
+show(pd.DataFrame(rows).set_index("audit"), float_format=lambda v: f"{v:.3f}")
 
 # %%
 import matplotlib.pyplot as plt
@@ -88,7 +88,7 @@ for column in ["parity gap width", "TPR gap width"]:
     by_size[f"{column} x sqrt(n)"] = by_size[column] * np.sqrt(by_size.index)
 print(f"Benefits Denial, women vs men: medians over {DRAWS} random subsamples of the test rows per size\n")
 by_size[["women", "positive women"]] = by_size[["women", "positive women"]].round().astype(int)
-show(by_size.round(3))
+show(by_size, float_format=lambda v: f"{v:.3f}")
 
 fig, ax = plt.subplots(figsize=(6.4, 4.2))
 full = len(b_true)
@@ -121,7 +121,7 @@ for label, stratify in [("rows", False), ("within groups", True)]:
     column = (table["upper"] - table["lower"]).unstack("metric")
     column.loc["gap"] = gap_widths(g_true, g_pred, g_age, "30 and over", stratify=stratify)
     widths[label] = column.T
-show(pd.concat(widths, axis=1).round(3))
+show(pd.concat(widths, axis=1), float_format=lambda v: f"{v:.3f}")
 
 # How much the group's size moves when all rows are resampled (stratify=False): a multinomial draw.
 resampled = np.random.default_rng(SEED).multinomial(len(g_age), [np.mean(g_age == "under 30"),
@@ -225,6 +225,7 @@ show(pd.DataFrame({
     "population value": [truth["selection_rate"], truth["tpr"], young_fpr, young_fpr, young_fpr],
     "coverage": [hits[k] / REPEATS for k in hits]},
     index=["women - men parity gap (bootstrap)", "women - men TPR gap (bootstrap)",
-           "under-25 FPR, percentile bootstrap", "under-25 FPR, exact", "under-25 FPR, Wilson"]).round(3))
+           "under-25 FPR, percentile bootstrap", "under-25 FPR, exact", "under-25 FPR, Wilson"]),
+     float_format=lambda v: f"{v:.3f}")
 print(f"\nunder-25 FPR: on average {young_rows / REPEATS:.0f} people under 25 per test set; "
       f"no false positive among them in {zero_events} of {REPEATS} draws")

@@ -193,5 +193,5 @@ if one_missing or largest > 1e-12:
 print("\nMetricFrame's FNR where faircode reports 'too small':")
 small = cells.xs("fnr", level="metric")
 small = small[small["too_small"]]
-show(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"].round(3),
-                    "positives": small["count"]}))
+show(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"],
+                    "positives": small["count"]}), float_format=lambda v: f"{v:.3f}")
