@@ -11,20 +11,27 @@ _RULES = ("equals", "not_in", "below")
 
 @dataclasses.dataclass(frozen=True)
 class ProtectedAttribute:
-    """A protected column and the group its mask marks (mask = 1)."""
+    """A protected column and the group its mask marks (mask = 1).
+
+    ``unknown`` lists values that record no answer (Adult's ``?``): such a row is in neither the group nor its
+    complement, and its mask is missing (``pd.NA``) rather than 0 or 1.
+    """
 
     column: str
     group: str
     equals: tuple = ()
     not_in: tuple = ()
     below: float | None = None
+    unknown: tuple = ()
 
     def describe(self) -> str:
         if self.below is not None:
-            return f"{self.column} < {self.below:g}"
-        if self.equals:
-            return f"{self.column} in {list(self.equals)}"
-        return f"{self.column} not in {list(self.not_in)}"
+            rule = f"{self.column} < {self.below:g}"
+        elif self.equals:
+            rule = f"{self.column} in {list(self.equals)}"
+        else:
+            rule = f"{self.column} not in {list(self.not_in)}"
+        return rule + (f"; {list(self.unknown)} unknown (neither)" if self.unknown else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +88,12 @@ def read_manifest(path: pathlib.Path) -> Manifest:
             raise ValueError(f"{path}: protected.{column} needs exactly one of {list(_RULES)}, got {given}")
         protected[column] = ProtectedAttribute(
             column=column, group=need(rule, "group", f"protected.{column}."),
-            equals=tuple(rule.get("equals", ())), not_in=tuple(rule.get("not_in", ())), below=rule.get("below"))
+            equals=tuple(rule.get("equals", ())), not_in=tuple(rule.get("not_in", ())), below=rule.get("below"),
+            unknown=tuple(rule.get("unknown", ())))
+        overlap = sorted(set(protected[column].unknown) & set(protected[column].equals + protected[column].not_in))
+        if overlap:
+            raise ValueError(f"{path}: protected.{column}: {overlap} listed both as unknown and in the group's rule; "
+                             "an unknown value belongs to neither the group nor its complement")
     outcome = need(spec, "outcome")
     features = need(spec, "features")
     manifest = Manifest(

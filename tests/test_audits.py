@@ -1,5 +1,6 @@
 """The audit loader: the calls the explainer pages make, the split, the masks, the encodings, the errors."""
 import math
+import pathlib
 import re
 import shutil
 
@@ -38,7 +39,7 @@ def test_attributes_the_pages_use(audit):
     assert audit.X.iloc[rows].shape == (5, audit.X.shape[1])
     assert audit.y.to_numpy()[rows].shape == (5,)
     for mask in audit.masks.values():
-        assert set(np.unique(mask)) <= {0, 1} and len(mask) == n
+        assert set(np.unique(mask.dropna())) <= {0, 1} and len(mask) == n
 
 
 @pytest.mark.parametrize("name", AUDITS)
@@ -89,6 +90,36 @@ def test_masks_mark_the_named_groups():
     assert 0.37 <= german.masks["age"].mean() <= 0.41
     assert (german.raw.loc[german.masks["age"] == 1, "age"] < 30).all()
     assert (german.raw.loc[german.masks["sex"] == 1, "personal_status"].str.startswith("female")).all()
+
+
+def test_unknown_country_is_in_neither_group():
+    """Adult's "?" (country not recorded) is neither born abroad (1) nor US-born (0): its mask is missing."""
+    adult = load_audit("Benefits Denial")
+    country, mask = adult.raw["native.country"], adult.masks["native.country"]
+    unknown = country == "?"
+    assert unknown.sum() == 583
+    assert mask[unknown].isna().all() and mask[~unknown].notna().all()
+    assert (country[mask == 1] != "United-States").all() and not (country[mask == 1] == "?").any()
+    assert (mask == 1).sum() + (mask == 0).sum() + unknown.sum() == len(adult.raw)
+    # faircode's metrics refuse a group column with missing values instead of counting them in either group.
+    from faircode.metrics import group_rates
+    y = adult.y.to_numpy()
+    with pytest.raises(ValueError, match="583 missing values"):
+        group_rates(y, y, sensitive_features={"native.country": mask.to_numpy()}, metrics=["selection_rate"])
+    # Dropping them leaves the known rows' two groups.
+    known = mask.notna().to_numpy()
+    rates = group_rates(y[known], y[known], sensitive_features={"native.country": mask[known].astype(int).to_numpy()},
+                        metrics=["selection_rate"])
+    assert rates["count"].sum() == len(adult.raw) - 583
+
+
+def test_unknown_value_listed_in_the_rule_is_an_error(tmp_path):
+    from faircode._manifest import read_manifest
+    text = pathlib.Path("Benefits Denial/audit.toml").read_text().replace('unknown = ["?"]',
+                                                                         'unknown = ["United-States"]')
+    (tmp_path / "audit.toml").write_text(text)
+    with pytest.raises(ValueError, match="listed both as unknown and in the group's rule"):
+        read_manifest(tmp_path / "audit.toml")
 
 
 @pytest.mark.parametrize("name", AUDITS)

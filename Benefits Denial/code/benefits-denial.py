@@ -29,12 +29,14 @@ test = np.isin(np.arange(len(data.y)), data.idx_test)
 y = data.y.to_numpy()
 table = []
 for attribute, mask in data.masks.items():
-    named = mask.to_numpy() == 1
+    # A row whose value is unknown (native country "?") is in neither the named group nor the rest.
+    named, rest = mask.eq(1).fillna(False).to_numpy(bool), mask.eq(0).fillna(False).to_numpy(bool)
     table.append({"attribute": attribute, "named group": data.groups[attribute],
                   "group n": f"{named.sum():,}", "group rate": f"{y[named].mean():.3f}",
-                  "rest n": f"{(~named).sum():,}", "rest rate": f"{y[~named].mean():.3f}",
+                  "rest n": f"{rest.sum():,}", "rest rate": f"{y[rest].mean():.3f}",
+                  "unknown n": f"{int(mask.isna().sum()):,}",
                   "group n (test)": f"{named[test].sum():,}", "above $50K (test)": y[named & test].sum()})
-print("Share with income above $50K (rate) in the named group and in everyone else:")
+print("Share with income above $50K (rate) in the named group and in the rest (unknown: in neither):")
 show(pd.DataFrame(table), index=False)
 
 # %%

@@ -58,7 +58,8 @@ parts, seed = score_audit("Benefits Denial")
 scores, y, women = parts["test"]
 n = len(scores)
 print(f"test rows {n:,} (women {int(women.sum()):,}, men {int(n - women.sum()):,}); "
-      f"candidate rules {len(GRID)} x {len(GRID)} = {len(GRID) ** 2:,}")
+      f"candidate rules {len(GRID)} x {len(GRID)} = {len(GRID) ** 2:,}, thresholds {GRID[0]:.2f} to {GRID[-1]:.2f} "
+      f"in steps of {GRID[1] - GRID[0]:.2f}")
 
 # %%
 import numpy as np

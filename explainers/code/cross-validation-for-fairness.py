@@ -89,7 +89,7 @@ for j, metric in enumerate(GAPS):
             ("per-fold gaps", "sd"): folds.std(ddof=1), ("per-fold gaps", "min"): folds.min(),
             ("per-fold gaps", "max"): folds.max(),
         }
-    show(pd.DataFrame(rows).T.round(3))
+    show(pd.DataFrame(rows).T, float_format=lambda v: f"{v:.3f}")  # Python's rounding, as on every page
     s = single.iloc[j]
     print(f"single benchmark split ({len(test)} test rows): {s['difference']:+.3f} "
           f"[{s['difference_lower']:+.3f}, {s['difference_upper']:+.3f}]\n")

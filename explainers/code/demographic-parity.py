@@ -10,6 +10,7 @@ from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group
 from faircode.models import build_model
 from faircode.display import show
 
+THRESHOLD = 0.5  # a person is selected when the model's score is at least this
 # Audit -> (attribute, label of the audit's group, label of everyone else).
 SETUPS = {"Benefits Denial": ("sex", "women", "men"), "German Credit Lending": ("age", "under 30", "30 and over")}
 runs = {}
@@ -19,7 +20,7 @@ for audit, (attr, group, reference) in SETUPS.items():
     train, test = data.idx_train, data.idx_test
     y = data.y.to_numpy()
     model = build_model("logistic_regression", data.random_state).fit(data.X.iloc[train], y[train])
-    pred = model.predict(data.X.iloc[test])
+    pred = (model.predict_proba(data.X.iloc[test])[:, 1] >= THRESHOLD).astype(int)
     member = np.where(data.masks[attr].to_numpy()[test] == 1, group, reference)
     runs[audit] = {"raw": data.raw.iloc[test], "y": y[test], "pred": pred, "member": member}
     rates = {}

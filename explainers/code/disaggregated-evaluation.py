@@ -113,7 +113,7 @@ estimable = cell_gaps[~cell_gaps["too_small"] & ~cell_gaps["few_events"]]
 excludes_0 = (estimable["difference_lower"] > 0) | (estimable["difference_upper"] < 0)
 tally = excludes_0.groupby(level="metric", sort=False).agg(estimable="size", excluding_0="sum")
 tally = tally.reindex(list(GAP_METRICS))
-tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).round(1)
+tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).map("{:.2f}".format)
 print()
 show(tally)
 
@@ -178,11 +178,20 @@ frame = MetricFrame(
 )
 columns = list(frame.by_group.columns)
 ours = cells["rate"].unstack("metric").reindex(frame.by_group.index)[columns]
-largest = max(np.nanmax(np.abs(frame.by_group.to_numpy(float) - ours.to_numpy())),
-              np.max(np.abs(frame.overall[columns].to_numpy(float) - results["sex"].overall["rate"][columns])))
-print(f"largest difference from faircode's rates (cells and overall): {largest:.1e}")
+theirs = np.concatenate([frame.by_group.to_numpy(float).ravel(), frame.overall[columns].to_numpy(float)])
+mine = np.concatenate([ours.to_numpy(float).ravel(), results["sex"].overall["rate"][columns].to_numpy(float)])
+# A NaN on one side and a number on the other is a disagreement (an empty cell read as a rate of 0 would be
+# exactly that), so it is counted, not skipped as np.nanmax would skip it.
+one_missing = int((np.isnan(theirs) != np.isnan(mine)).sum())
+both = ~np.isnan(theirs) & ~np.isnan(mine)
+largest = float(np.max(np.abs(theirs[both] - mine[both])))
+print(f"rates compared (cells and overall): {len(mine)}; NaN on one side only: {one_missing}; "
+      f"largest difference where both are numbers: {largest:.1e}")
+if one_missing or largest > 1e-12:
+    raise AssertionError(f"faircode and MetricFrame disagree: {one_missing} NaN-versus-number rates, "
+                         f"largest difference {largest:.1e}")
 print("\nMetricFrame's FNR where faircode reports 'too small':")
 small = cells.xs("fnr", level="metric")
 small = small[small["too_small"]]
-show(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"].round(3),
-                    "positives": small["count"]}))
+show(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"],
+                    "positives": small["count"]}), float_format=lambda v: f"{v:.3f}")

@@ -40,7 +40,7 @@ summary = pd.DataFrame({
     "mean hours": [hours[m].mean() for m in parts.values()],
     "mean education.num": [schooling[m].mean() for m in parts.values()],
 }, index=list(parts))
-show(summary.round(3))
+show(summary, float_format=lambda v: f"{v:.3f}")
 
 # %%
 from sklearn.metrics import roc_auc_score
@@ -67,9 +67,10 @@ def standardised_differences(source_rows, target_rows, top=6):
 
 source_test = ~in_target & ~in_train
 domain_rows, is_target, p_target = domain_probabilities(source_test, in_target)
-print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f}"
-      f"  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
-show(standardised_differences(source_test, in_target).round(3))
+CHANCE_AUC = 0.5  # a domain classifier that cannot tell the populations apart
+print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f} ({CHANCE_AUC}: no detectable "
+      f"shift)  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
+show(standardised_differences(source_test, in_target), float_format=lambda v: f"{v:.3f}")
 
 # %%
 def importance_weights(is_target, p, clip_quantile=0.999):
@@ -135,7 +136,7 @@ def three_columns(pred, source_rows, target_rows, w):
 table, recovered = three_columns(pred, source_test, in_target, weights)
 show(table.astype(object).fillna(""))
 print("\nshare of the source-to-target change that the weighted estimate recovers:")
-show(recovered.round(2).unstack("metric")[METRICS])
+show(recovered.unstack("metric")[METRICS], float_format=lambda v: f"{v:.2f}")
 
 # %%
 import matplotlib.pyplot as plt
@@ -180,4 +181,4 @@ print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(rule_is_target, rule_p
 rule_table, rule_recovered = three_columns(pred_rule, source_rule, in_target_rule, rule_weights)
 show(rule_table.astype(object).fillna(""))
 print("\nshare of the source-to-target change that the weighted estimate recovers:")
-show(rule_recovered.round(2).unstack("metric")[METRICS])
+show(rule_recovered.unstack("metric")[METRICS], float_format=lambda v: f"{v:.2f}")

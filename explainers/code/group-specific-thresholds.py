@@ -111,7 +111,7 @@ GAPS = {"selection_rate": "parity gap", "tpr": "TPR gap", "fpr": "FPR gap"}
 columns = {}
 for label, pred in decisions.items():
     gaps = gaps_to_reference(y[test], pred, sensitive_features={"sex": sex[test]}, reference="men",
-                             metrics=list(GAPS), n_boot=1000, random_state=0)
+                             metrics=list(GAPS), n_boot=1000, random_state=0, confidence=0.95)
     columns[label] = format_gaps(gaps)["difference"].droplevel("sex")
 table = pd.DataFrame(columns).T.rename(columns=GAPS)
 table.index.name, table.columns.name = "decision rule", None

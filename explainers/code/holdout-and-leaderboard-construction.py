@@ -23,7 +23,8 @@ shares = pd.DataFrame({
     "women": data.masks["sex"],
     "not White": data.masks["race"],
     "under 25": data.masks["age"],
-    "born abroad": data.masks["native.country"],
+    # NaN where the country is unknown, so the share is among the known (float: the nullable mask's NA as NaN)
+    "born abroad": data.masks["native.country"].astype(float),
     "over 40 h/week": (data.raw["hours.per.week"] > 40).astype(int),
 })
 STRATIFIED = ["outcome >50K", "women", "not White", "under 25"]
@@ -35,6 +36,7 @@ table.insert(0, "stratified", ["yes" if v in STRATIFIED else "no" for v in table
 sizes = labels.value_counts(sort=False)
 print(f"rows per set (of {len(labels):,}): " + ", ".join(f"{name} {count:,}" for name, count in sizes.items()))
 show(table, float_format=lambda v: f"{v:.2f}")
+print(f"born abroad: share of the rows whose country is known ({int(shares['born abroad'].isna().sum()):,} unknown)")
 
 # %%
 import numpy as np
@@ -46,7 +48,7 @@ N_SEEDS = 200
 
 def largest_gap(codes):
     """Largest difference, in percentage points, between any two sets' shares of each variable."""
-    means = np.stack([values[codes == k].mean(axis=0) for k in range(3)])
+    means = np.stack([np.nanmean(values[codes == k], axis=0) for k in range(3)])  # unknown country: left out
     return 100 * (means.max(axis=0) - means.min(axis=0))
 
 

@@ -140,11 +140,11 @@ for name, (first, last) in blocks.items():
     sex = pd.Series(np.where(woman[rows_b], "women", "men"), name="sex")
     table = format_rates(group_rates(y[rows_b], pred[rows_b], sensitive_features=sex, metrics=["tpr", "fpr"],
                                      n_boot=1000, random_state=0))
-    table["base rate"] = [y[rows_b][sex == g].mean().round(3) for g in table.index]
-    table["managerial share"] = [managerial[rows_b][sex == g].mean().round(3) for g in table.index]
+    table["base rate"] = [y[rows_b][sex == g].mean() for g in table.index]
+    table["managerial share"] = [managerial[rows_b][sex == g].mean() for g in table.index]
     table.index = pd.MultiIndex.from_product([[f"weeks {name}"], table.index], names=["weeks", "sex"])
     parts.append(table)
-show(pd.concat(parts))
+show(pd.concat(parts), formatters={"base rate": "{:.3f}".format, "managerial share": "{:.3f}".format})
 
 # %%
 N_RUNS = 500
