@@ -11,7 +11,8 @@ AUDIT = "Pretrial Risk Assessment"
 data = load_audit(AUDIT)  # strategy S2 for the models of part B; the tool's scores are in data.raw
 manifest, raw = data.manifest, data.raw
 y = data.y.to_numpy()
-print(f"{AUDIT}: ProPublica's {manifest.raw_file}, filtered as ProPublica filtered it for its two-year analysis")
+print(f"The data ({AUDIT}): ProPublica's {manifest.raw_file}, filtered as ProPublica filtered it for its "
+      "two-year analysis")
 steps = pd.DataFrame(manifest.rows_kept)
 steps["dropped"] = (-steps["rows"].diff()).fillna(0).astype(int)
 print(steps[["rule", "rows", "dropped"]].rename(columns={"rule": "filter (in order)", "rows": "rows kept"})
@@ -41,7 +42,8 @@ for attribute, values in groups.items():
     shown.insert(2, "re-arrested", rates["events"].to_numpy())
     parts.append(shown)
 base = pd.concat(parts).rename(columns={"base_rate": "rate [95% CI]"})
-print("Share charged again within two years (the outcome), by group; every defendant, no model, no score:")
+print("The data: share charged again within two years (the outcome) by group, every defendant; no tool score, "
+      "no model")
 print(base[["attribute", "n", "re-arrested", "rate [95% CI]"]].to_string())
 
 # %%
@@ -204,6 +206,8 @@ from faircode.benchmark import format_results, run_benchmark
 
 MODELS = ["logistic_regression", "decision_tree"]
 results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
+print("Models trained by us through the harness (not the deployed tool); a selection is a prediction of a new "
+      "charge\n")
 print(format_results(results), end="")
 
 # %%
