@@ -23,6 +23,7 @@ print(f"not given to any model: {', '.join(manifest.unused)}")
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 test = np.isin(np.arange(len(data.y)), data.idx_test)
 y = data.y.to_numpy()
@@ -34,14 +35,14 @@ for attribute, mask in data.masks.items():
                   "rest n": f"{(~named).sum():,}", "rest rate": f"{y[~named].mean():.3f}",
                   "group n (test)": f"{named[test].sum():,}", "above $50K (test)": y[named & test].sum()})
 print("Share with income above $50K (rate) in the named group and in everyone else:")
-print(pd.DataFrame(table).to_string(index=False))
+show(pd.DataFrame(table), index=False)
 
 # %%
-from faircode.benchmark import format_results, run_benchmark
+from faircode.benchmark import run_benchmark, show_results
 
 MODELS = ["logistic_regression", "gradient_boosting"]
 results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
-print(format_results(results), end="")
+show_results(results)
 
 # %%
 import matplotlib.pyplot as plt
@@ -82,4 +83,4 @@ changes = pd.DataFrame({("S2", "parity gap"): wide["parity_gap"]["S2"]} | {
 })
 print(f"S2's parity gap, and each mitigation's change from S2 on the same split, {target.attribute} ({data.groups[target.attribute]}), "
       f"logistic regression, {SPLITS} splits of the {len(data.y):,} rows:")
-print(changes.to_string(float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}"))  # + 0.0: no "-0.000"
+show(changes, float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}")  # + 0.0: no "-0.000"

@@ -25,6 +25,7 @@ print(f"proxies (dropped by S2): {', '.join(manifest.proxies)}")
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 in_test = np.zeros(len(data.y), dtype=bool)
 in_test[data.idx_test] = True
@@ -35,14 +36,14 @@ for attribute, mask in data.masks.items():
                      "good credit": data.y[member].sum(), "rate": data.y[member].mean(),
                      "test rows": (member & in_test).sum(), "test good": data.y[member & in_test].sum()})
 rates = pd.DataFrame(rows)
-print(rates.to_string(index=False, formatters={"rate": "{:.3f}".format}))
+show(rates, index=False, formatters={"rate": "{:.3f}".format})
 
 # %%
-from faircode.benchmark import format_results, run_benchmark
+from faircode.benchmark import run_benchmark, show_results
 
 MODELS = ["logistic_regression", "random_forest"]
 results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
-print(format_results(results), end="")
+show_results(results)
 
 # %%
 import matplotlib.pyplot as plt
@@ -71,7 +72,7 @@ fig.set_label("Two scatter panels, logistic regression and random forest, of tes
 # %%
 SPLITS = 20
 seeds = run_benchmark([AUDIT], models=["logistic_regression"], seeds=SPLITS, n_jobs=1)
-print(format_results(seeds), end="")
+show_results(seeds)
 
 # %%
 per_split = seeds[seeds["attribute"] == target.attribute].set_index(["strategy", "seed"])
@@ -89,4 +90,4 @@ for strategy in ["baseline", "S1", "S3", "S4", "reweighing"]:
     rows.append(row)
 print(f"Change from S2 on the same split ({target.attribute}, logistic regression), mean ± sd over "
       f"{SPLITS} splits:")
-print(pd.DataFrame(rows).to_string(index=False))
+show(pd.DataFrame(rows), index=False)

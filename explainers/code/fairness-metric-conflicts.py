@@ -10,6 +10,7 @@ from faircode import load_audit
 from faircode.metrics import format_rates, group_rates
 from faircode.models import build_model
 from faircode.splits import group_label_cells
+from faircode.display import show
 
 # audit -> (attribute, label of the group its mask marks, label of everyone else)
 AUDITS = {"Benefits Denial": ("sex", "women", "men"),
@@ -36,7 +37,7 @@ for audit, (attr, group, reference) in AUDITS.items():
                           "base rate": format_rates(base)["base_rate"]})
     print(f"{audit}: model fitted on {len(model_rows):,} rows, thresholds on {len(threshold_rows):,}, "
           f"measured on {len(test):,} test rows")
-    print(shown.to_string())
+    show(shown)
     print()
 
 # %%
@@ -72,7 +73,7 @@ for audit, a in audits.items():
         rows.append(pd.Series({"accuracy": f"{(pred == y[test]).mean():.3f}", **shown,
                                "predicted +": predicted}, name=rule))
     print(f"{audit}: {a['group']} minus {a['reference']}")
-    print(pd.DataFrame(rows).to_string())
+    show(pd.DataFrame(rows))
     n = table["count"].rename(GAPS)
     m = table["reference_count"].rename(GAPS)
     print(f"rows behind each gap ({a['group']}/{a['reference']}): selection {n['selection gap']}/{m['selection gap']}, "
@@ -94,7 +95,7 @@ for audit, a in audits.items():
                                   reference=a["reference"], metrics=list(GAPS)).droplevel(a["attr"])
         rows[rule] = table["difference"].rename(GAPS)
     print(f"{audit}, {len(held):,} threshold-fitting rows")
-    print(pd.DataFrame(rows).T.to_string(float_format=lambda v: f"{v:+.3f}"))
+    show(pd.DataFrame(rows).T, float_format=lambda v: f"{v:+.3f}")
     print()
 
 # %%

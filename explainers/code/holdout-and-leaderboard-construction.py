@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from faircode import load_audit
 from faircode.splits import systematic_labels
+from faircode.display import show
 
 data = load_audit("Benefits Denial")
 STRATA = ["sex", "race", "age band", "outcome"]  # sorted in this order of priority
@@ -33,7 +34,7 @@ table.columns = [f"{name} %" for name in table.columns]
 table.insert(0, "stratified", ["yes" if v in STRATIFIED else "no" for v in table.index])
 sizes = labels.value_counts(sort=False)
 print(f"rows per set (of {len(labels):,}): " + ", ".join(f"{name} {count:,}" for name, count in sizes.items()))
-print(table.to_string(float_format=lambda v: f"{v:.2f}"))
+show(table, float_format=lambda v: f"{v:.2f}")
 
 # %%
 import numpy as np
@@ -64,7 +65,7 @@ spread = pd.DataFrame({
 }, index=shares.columns)
 spread["mean ratio"] = spread["random mean"] / spread["systematic mean"]
 spread.index.name = f"largest gap between sets, pp ({N_SEEDS} seeds)"
-print(spread.to_string(float_format=lambda v: f"{v:.2f}"))
+show(spread, float_format=lambda v: f"{v:.2f}")
 
 # %%
 import numpy as np
@@ -164,7 +165,7 @@ for name, release in runs.items():
     print(f"{name}: {kept} of {N_SUBMISSIONS} variants kept")
     checkpoints = histories[name].iloc[[0, 100, 250, 500, N_SUBMISSIONS]]
     checkpoints.index = ["fitted model"] + [f"after {i} variants" for i in checkpoints.index[1:]]
-    print(checkpoints.to_string(float_format=lambda v: f"{v:.4f}"))
+    show(checkpoints, float_format=lambda v: f"{v:.4f}")
     print()
 
 # %%
@@ -197,4 +198,4 @@ for seed in range(5):
     final = history.iloc[-1]
     change["imputed: expected minus actual, at the end"] = final["imputed expected"] - final["leaderboard imputed"]
     changes[f"draw {seed + 1}"] = change
-print(pd.DataFrame(changes).T.to_string(float_format=lambda v: f"{v:+.4f}"))
+show(pd.DataFrame(changes).T, float_format=lambda v: f"{v:+.4f}")

@@ -51,6 +51,7 @@ print(f"selection rate in the pool: men {pred[~woman].mean():.3f}, women {pred[w
 # %%
 from scipy.stats import ks_2samp
 from faircode.metrics import gaps_to_reference
+from faircode.display import show
 
 K, H = 0.5, 5.0  # CUSUM allowance and limit, in standard errors
 
@@ -110,9 +111,9 @@ for t, batch in enumerate(weeks):
                  "CUSUM gap": cusum_cell(cusum_gap, alarm_gap, t),
                  "CUSUM share": cusum_cell(cusum_share, alarm_share, t)})
 weekly = pd.DataFrame(rows).set_index("week")
-print(weekly.to_string(formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format,
+show(weekly, formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format,
                                    "sel women": "{:.3f}".format, "KS women": "{:.2f}".format,
-                                   "KS p": "{:.3f}".format}))
+                                   "KS p": "{:.3f}".format})
 ref_gap = sel_women[:REF_WEEKS].sum() / n_women[:REF_WEEKS].sum() - sel_men[:REF_WEEKS].sum() / n_men[:REF_WEEKS].sum()
 
 def first_alarm(alarm):
@@ -140,7 +141,7 @@ for name, (first, last) in blocks.items():
     table["managerial share"] = [managerial[rows_b][sex == g].mean().round(3) for g in table.index]
     table.index = pd.MultiIndex.from_product([[f"weeks {name}"], table.index], names=["weeks", "sex"])
     parts.append(table)
-print(pd.concat(parts).to_string())
+show(pd.concat(parts))
 
 # %%
 N_RUNS = 500
@@ -166,7 +167,7 @@ def alarm_summary(statistics, h):
 
 summary = pd.DataFrame([alarm_summary(["gap"], h) for h in (4.0, 5.0, 6.0, 8.0)]
                        + [alarm_summary(["share"], h) for h in (5.0, 8.0)] + [alarm_summary(["gap", "share"], H)])
-print(summary.to_string(index=False))
+show(summary, index=False)
 
 # %%
 import matplotlib.pyplot as plt

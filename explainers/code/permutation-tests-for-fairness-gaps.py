@@ -5,6 +5,7 @@
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 from faircode import load_audit
 from faircode.metrics import gaps_to_reference
@@ -90,7 +91,7 @@ g_true, g_pred, g_masks, german = test_set("German Credit Lending")
 table, german_nulls = test_table(g_true, g_pred, g_masks["age"], "under 30")
 print(f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows; under 30 vs everyone else;\n"
       f"{N_PERM:,} shuffles per test, {N_BOOT:,} bootstrap resamples\n")
-print(table.to_string())
+show(table)
 
 # %%
 from scipy.stats import hypergeom
@@ -114,7 +115,8 @@ for attribute in ["sex", "race"]:
     group_name = benefits.manifest.protected[attribute].group
     table, benefits_nulls[attribute] = test_table(b_true, b_pred, b_masks[attribute], group_name)
     print(f"{attribute}: {group_name}")
-    print(table.to_string(), end="\n\n")
+    show(table)
+    print()
 
 # %%
 import matplotlib.pyplot as plt
@@ -172,7 +174,7 @@ family = pd.DataFrame(records).set_index(["group", "metric"])
 family["Holm"] = holm(family["p-value"])
 family["BH"] = false_discovery_control(family["p-value"], method="bh")
 print(f"Benefits Denial: {len(family)} tests, each group vs everyone else, {N_PERM:,} shuffles each\n")
-print(family.to_string(formatters={"gap": "{:+.3f}".format, "p-value": "{:.4f}".format,
-                                   "Holm": "{:.4f}".format, "BH": "{:.4f}".format}))
+show(family, formatters={"gap": "{:+.3f}".format, "p-value": "{:.4f}".format,
+                                   "Holm": "{:.4f}".format, "BH": "{:.4f}".format})
 print(f"\nbelow {ALPHA}: unadjusted {int((family['p-value'] < ALPHA).sum())}, "
       f"Holm {int((family['Holm'] < ALPHA).sum())}, BH {int((family['BH'] < ALPHA).sum())} of {len(family)}")

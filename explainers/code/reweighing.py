@@ -8,6 +8,7 @@ import pandas as pd
 from faircode import load_audit
 from faircode.benchmark import reweighing_weights
 from faircode.metrics import group_rates
+from faircode.display import show
 
 # audit -> (mask, name of the group the mask marks, name of everyone else)
 CASES = {"German Credit Lending": ("age", "under 30", "30 and over"),
@@ -42,8 +43,8 @@ for name, (attr, named, rest) in CASES.items():
     weighted = table["weighted base rate"]
     if not (np.allclose(weighted, weighted["overall"]) and np.allclose(table["total weight"], table["rows"])):
         raise RuntimeError(f"{name}: the weighted data do not have equal base rates and unchanged group sizes")
-    print(table.to_string(formatters={"rows": "{:,.0f}".format, "total weight": "{:,.1f}".format},
-                          float_format=lambda v: f"{v:.4f}"))
+    show(table, formatters={"rows": "{:,.0f}".format, "total weight": "{:,.1f}".format},
+                          float_format=lambda v: f"{v:.4f}")
     print()
 
 # %%
@@ -72,7 +73,7 @@ for name, (attr, named, rest) in CASES.items():
     table = pd.concat(parts).set_index(["model", attr])
     table.columns = ["n", "selection", "TPR", "FPR", "accuracy"]
     print(name)
-    print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+    show(table, float_format=lambda v: f"{v:.3f}")
     print()
 
 # %%
@@ -90,7 +91,7 @@ for name, (attr, named, rest) in CASES.items():
         columns[fit] = format_gaps(gaps)["difference"].droplevel(attr)
     table = pd.DataFrame(columns).T.rename(columns=GAPS)
     table.index.name, table.columns.name = f"{name}: {named} - {rest}", None
-    print(table.to_string())
+    show(table)
     print()
 
 # %%

@@ -4,6 +4,7 @@
 
 # %%
 from itertools import combinations
+from faircode.display import show
 
 import numpy as np
 import pandas as pd
@@ -61,7 +62,7 @@ census = pd.DataFrame({
 })
 census.loc["all"] = census.sum()
 census.index.name = "columns fixed"
-print(census.to_string())
+show(census)
 tiny = full[full["too_small"] & (full["count"] > 0)]
 worst = tiny["gap"].idxmax()
 print(f"largest FPR gap among subgroups with 1-29 negatives: {tiny.loc[worst, 'gap']:+.3f}, {worst} "
@@ -72,7 +73,7 @@ print(f"subgroups with 1-29 negatives and a gap above +0.16: {int((tiny['gap'] >
 import pandas as pd
 
 
-def show(table, digits=3):
+def subgroup_rows(table, digits=3):
     """Subgroup rows as printed on the page: counts, FPR [95% interval], gap, excess false positives, gamma."""
     flags = table["few_events"].map({True: "few events", False: ""})
     flags = flags.where(~table["too_small"], "too small")
@@ -90,11 +91,11 @@ def show(table, digits=3):
 
 ranked = full.sort_values("gamma", ascending=False, kind="stable")
 ranked["rank"] = np.arange(1, len(ranked) + 1)
-print(show(ranked.head(10)).to_string())
+show(subgroup_rows(ranked.head(10)))
 
 # %%
 named = [value for pair in VALUES.values() for value in pair]
-print(show(ranked.loc[named]).assign(rank=ranked.loc[named, "rank"]).to_string())
+show(subgroup_rows(ranked.loc[named]).assign(rank=ranked.loc[named, "rank"]))
 
 # %%
 import pandas as pd
@@ -116,9 +117,9 @@ for rule, chosen in picked.items():
         "negatives A": audit_a.loc[chosen, "count"],
         "gap A": audit_a.loc[chosen, "gap"].map(lambda v: f"{v:+.3f}"),
         "gamma A": audit_a.loc[chosen, "gamma"].map(lambda v: f"{v:.4f}"),
-    }).join(show(audit_b.loc[chosen]).drop(columns="excess FP").add_suffix(" B"))
+    }).join(subgroup_rows(audit_b.loc[chosen]).drop(columns="excess FP").add_suffix(" B"))
     print(f"\nselected by {rule} on half A, re-measured on half B")
-    print(both.to_string())
+    show(both)
     print(f"mean gap: half A {audit_a.loc[chosen, 'gap'].mean():+.3f}, "
           f"half B {audit_b.loc[chosen, 'gap'].mean():+.3f}")
 

@@ -12,6 +12,8 @@ import os
 import sys
 import traceback
 
+from scripts.pagebuild import _inject
+
 
 def _figures(dpi):
     """Save and close every open matplotlib figure, in creation order, as PNG bytes with its alt text."""
@@ -50,6 +52,7 @@ def run_page(conn, root, md_path, script_path, blocks, dpi):
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
     os.chdir(root)
+    os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:

@@ -4,6 +4,7 @@
   figures and scripts, stages a notebook per generated script, and builds the navigation from front matter.
 - on_page_markdown: fills the home page and the concept index from front matter, shows links to pages that
   do not exist yet as plain text, and ends each page that has code with how to run it and what it was made from.
+- on_page_content: splits the cells of output tables into estimate, interval and notes for the theme to style.
 - on_serve: watches the page folders, so that ``make serve`` reloads when a page changes.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
 from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
 from scripts.site._provenance import provenance, stage_notebook  # noqa: E402
+from scripts.site._tables import style_tables  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.site")
 STAGING = ".cache/site"          # notebooks built from the scripts, under the config's folder; never committed
@@ -205,6 +207,10 @@ The outputs on this page were produced from:
 
 </div>
 """
+
+
+def on_page_content(html: str, page, config, files: Files) -> str:
+    return style_tables(html)
 
 
 def on_serve(server, config, builder):
