@@ -6,6 +6,7 @@
 import pandas as pd
 
 from faircode.benchmark import load_audit
+from faircode.display import show
 
 AUDIT = "Pretrial Risk Assessment"
 data = load_audit(AUDIT)  # strategy S2 for the models of part B; the tool's scores are in data.raw
@@ -15,8 +16,8 @@ print(f"The data ({AUDIT}): ProPublica's {manifest.raw_file}, filtered as ProPub
       "two-year analysis")
 steps = pd.DataFrame(manifest.rows_kept)
 steps["dropped"] = (-steps["rows"].diff()).fillna(0).astype(int)
-print(steps[["rule", "rows", "dropped"]].rename(columns={"rule": "filter (in order)", "rows": "rows kept"})
-      .to_string(index=False, formatters={"rows kept": "{:,}".format, "dropped": "{:,}".format}))
+show(steps[["rule", "rows", "dropped"]].rename(columns={"rule": "filter (in order)", "rows": "rows kept"}),
+     index=False, formatters={"rows kept": "{:,}".format, "dropped": "{:,}".format})
 print(f"outcome {manifest.outcome} = {manifest.positive} ({manifest.outcome_label}): "
       f"{y.sum():,} of {len(y):,} defendants, rate {y.mean():.3f}")
 print(f"split for the models of part B (seed {data.random_state}, stratified on the outcome): "
@@ -44,7 +45,7 @@ for attribute, values in groups.items():
 base = pd.concat(parts).rename(columns={"base_rate": "rate [95% CI]"})
 print("The data: share charged again within two years (the outcome) by group, every defendant; no tool score, "
       "no model")
-print(base[["attribute", "n", "re-arrested", "rate [95% CI]"]].to_string())
+show(base[["attribute", "n", "re-arrested", "rate [95% CI]"]])
 
 # %%
 import numpy as np
@@ -66,7 +67,7 @@ errors = pd.concat(rows).rename(columns={"negatives": "not re-arr.", "positives"
                                           "fpr": "FPR [95% CI]", "fnr": "FNR [95% CI]"})
 print("The deployed tool: error rates of its labels by race (FPR among those not charged again, FNR among "
       "those charged again):")
-print(errors[["label", "not re-arr.", "FPR [95% CI]", "re-arrested", "FNR [95% CI]"]].to_string())
+show(errors[["label", "not re-arr.", "FPR [95% CI]", "re-arrested", "FNR [95% CI]"]])
 
 # %%
 READINGS = [("ProPublica", "fpr", "FPR"), ("ProPublica", "fnr", "FNR"),
@@ -84,7 +85,7 @@ for name, pred in tool.items():
                      "Caucasian": f"{rate[('Caucasian', metric)]:.3f}",
                      "difference [95% CI]": shown.loc[("African-American", metric), "difference"]})
 print("The deployed tool, African-American minus Caucasian defendants: the rates each reading compares")
-print(pd.DataFrame(rows).to_string(index=False))
+show(pd.DataFrame(rows), index=False)
 
 # %%
 from faircode.metrics import conditional_gaps
@@ -107,7 +108,7 @@ for d in range(1, 11):
     rows.append(row)
 print("The deployed tool: share charged again within two years at each decile score, by race "
       "(exact 95% intervals; difference with a bootstrap interval)")
-print(pd.DataFrame(rows).to_string(index=False))
+show(pd.DataFrame(rows), index=False)
 within = conditional_gaps(y[pair], y[pair], sensitive_features={"race": race[pair]}, strata=decile[pair],
                           reference="Caucasian", metrics=["base_rate"], n_boot=N_BOOT, random_state=SEED)
 w = within.iloc[0]
@@ -137,7 +138,7 @@ for group in ["African-American", "Caucasian"]:
                  "FPR observed": f"{fpr:.3f}", "FPR from identity": f"{identity_fpr(p, ppv, fnr):.3f}",
                  "p/(1-p)": f"{p / (1 - p):.3f}"})
 print(f"The deployed tool's {name} label: FPR = p/(1-p) x (1-PPV)/PPV x (1-FNR) holds in each group")
-print(pd.DataFrame(rows).to_string(index=False))
+show(pd.DataFrame(rows), index=False)
 ppv_all, fnr_all, fpr_all = (both[("both groups", m)] for m in ["precision", "fnr", "fpr"])
 print(f"\nIf both groups had the same PPV ({ppv_all:.3f}) and FNR ({fnr_all:.3f}), the identity leaves FPRs of")
 for group in ["African-American", "Caucasian"]:
@@ -163,7 +164,7 @@ for attribute, group, reference in [("sex", "women", "men"), ("age", "under 25",
                  "re-arrest, same decile": f"{cond['conditional']:.3f} [{cond['conditional_lower']:.3f}, "
                                            f"{cond['conditional_upper']:.3f}]"})
 print("The deployed tool's medium/high label by sex and by age: gaps with 95% bootstrap intervals")
-print(pd.DataFrame(rows).to_string(index=False))
+show(pd.DataFrame(rows), index=False)
 
 # %%
 import matplotlib.pyplot as plt
@@ -202,13 +203,13 @@ fig.set_label("Two panels on the deployed COMPAS score. Left: share of defendant
               "false negative rate lower for African-American defendants.")
 
 # %%
-from faircode.benchmark import format_results, run_benchmark
+from faircode.benchmark import run_benchmark, show_results
 
 MODELS = ["logistic_regression", "decision_tree"]
 results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
 print("Models trained by us through the harness (not the deployed tool); a selection is a prediction of a new "
       "charge\n")
-print(format_results(results), end="")
+show_results(results)
 
 # %%
 from sklearn.metrics import accuracy_score, balanced_accuracy_score
@@ -228,7 +229,7 @@ for name, pred in tool.items():
                     for metric, short in [("tpr", "TPR"), ("fpr", "FPR"), ("precision", "precision")]}})
 print(f"The deployed tool on the same {len(test):,} test rows (race: African-American minus every other "
       "defendant, as in the table above)")
-print(pd.DataFrame(rows).to_string(index=False))
+show(pd.DataFrame(rows), index=False)
 
 # %%
 SPLITS = 5
@@ -248,4 +249,4 @@ for strategy in ["baseline", "S1", "S2", "S3", "S4", "reweighing"]:
     rows.append(row)
 print(f"Our logistic regression on {SPLITS} splits (seeds {', '.join(str(s) for s in sorted(s2.index))}), race "
       "(African-American minus the rest): mean ± sd, and the change from S2 on the same split")
-print(pd.DataFrame(rows).fillna("").to_string(index=False))
+show(pd.DataFrame(rows).fillna(""), index=False)
