@@ -114,3 +114,18 @@ def test_committed_manifests_record_the_committed_files():
     for audit, (_, out_name, _) in build_data.AUDITS.items():
         digest = hashlib.sha256((ROOT / audit / out_name).read_bytes()).hexdigest()
         assert f'data_sha256 = "{digest}"' in (ROOT / audit / "audit.toml").read_text()
+
+
+def test_rows_kept_are_written_after_the_marker_and_a_manifest_without_it_is_refused(tmp_path):
+    import tomllib
+
+    manifest = tmp_path / "audit.toml"
+    manifest.write_text(f'name = "x"\n\n{build_data.ROWS_KEPT_MARKER}\n\n[[rows_kept]]\nrule = "old"\n')
+    steps = [("all rows", 'the "raw" file', 10), ("a > 1", "why not", 7)]
+    build_data.record_rows_kept(manifest, steps)
+    written = tomllib.loads(manifest.read_text())
+    assert written["name"] == "x"
+    assert [(s["rule"], s["why"], s["rows"]) for s in written["rows_kept"]] == steps
+    manifest.write_text('name = "x"\n')
+    with pytest.raises(ValueError, match=r"audit.toml: no line '# ---- written by scripts/build_data.py"):
+        build_data.record_rows_kept(manifest, steps)
