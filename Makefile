@@ -18,7 +18,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 
 setup: $(VENV)/.installed
 
-# Rebuild the committed audit data from the raw UCI files (checksums verified).
+# Rebuild the committed audit data from the raw files (UCI, ProPublica; checksums verified).
 data: setup
 	$(PY) scripts/build_data.py --source ../shared/data
 
