@@ -243,6 +243,19 @@ def test_several_seeds_show_mean_and_spread(tiny_root):
     assert f"{row.mean():.3f} ± {row.std():.3f}" in text
 
 
+def test_the_report_reads_only_columns_so_a_csv_of_the_results_prints_the_same(tiny_root, tmp_path):
+    results = run_benchmark([TINY], ["S2", "S3", "S4"], ["decision_tree"], n_jobs=1, n_boot=50,
+                            threshold_fraction=0.4, root=tiny_root)
+    assert set(results["group"]) == {"under 30", "women"} and set(results["n_boot"]) == {50}
+    write_csv(results, tmp_path / "results.csv")
+    again = pd.read_csv(tmp_path / "results.csv", keep_default_na=False)
+    text = format_results(results)
+    assert "held back" in text and "40% of the training rows" in text and "from 50 bootstrap resamples" in text
+    assert format_results(again) == text
+    results.attrs.clear()
+    assert format_results(results) == text
+
+
 def test_csv_bytes_are_stable(tiny_root, tmp_path):
     results = run_benchmark([TINY], ["S4"], ["decision_tree"], n_jobs=1, n_boot=50, root=tiny_root)
     write_csv(results, tmp_path / "a.csv")
