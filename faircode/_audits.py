@@ -139,6 +139,12 @@ def _one_hot(frame: pd.DataFrame, columns) -> pd.DataFrame:
 
 
 def _mask(frame: pd.DataFrame, attr) -> pd.Series:
+    """0/1 per row (1 = the named group); with ``unknown`` values, a nullable Int64 mask that is missing there.
+
+    Missing rather than 0: counting "country not recorded" as "born in the United States" (or as born abroad)
+    would put people in a group nobody observed them in. faircode's metrics refuse missing group values, but
+    ``mask == 1`` is False there, so code that compares the mask must keep ``mask.notna()`` rows first.
+    """
     values = frame[attr.column]
     if attr.below is not None:
         if _is_text(values):
@@ -148,7 +154,9 @@ def _mask(frame: pd.DataFrame, attr) -> pd.Series:
         marked = values.isin(attr.equals)
     else:
         marked = ~values.isin(attr.not_in)
-    return marked.astype("int64").rename(attr.column)
+    if not attr.unknown:
+        return marked.astype("int64").rename(attr.column)
+    return marked.astype("Int64").mask(values.isin(attr.unknown)).rename(attr.column)
 
 
 def stratified_split(y, *, test_size: float, random_state: int):

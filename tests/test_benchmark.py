@@ -54,7 +54,7 @@ def _prefixes(columns):
 
 # ---- feature sets -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("audit", ["German Credit Lending", "Benefits Denial"])
+@pytest.mark.parametrize("audit", ["German Credit Lending", "Benefits Denial", "Pretrial Risk Assessment"])
 def test_feature_sets_drop_protected_then_proxies(audit):
     manifest = load_audit(audit).manifest
     protected, proxies = set(manifest.protected), set(manifest.proxies)
@@ -164,6 +164,15 @@ def test_reweighing_rejects_one_group_and_bad_shapes():
 
 
 # ---- the grid -------------------------------------------------------------------------------------------
+
+def test_every_strategy_runs_on_the_compas_audit_under_its_equalized_odds_target():
+    results = run_benchmark(["Pretrial Risk Assessment"], models=["decision_tree"], n_jobs=1, n_boot=20)
+    assert list(results["strategy"].unique()) == ["baseline", "S1", "S2", "S3", "S4", "reweighing"]
+    assert set(results["attribute"]) == {"race", "sex", "age"}
+    mitigated = results[results["strategy"].isin(["S3", "S4", "reweighing"])]
+    assert set(mitigated["target"]) == {"race: equalized_odds"}
+    assert (results["n_test"] == 1235).all() and results["accuracy"].between(0.55, 0.8).all()
+
 
 # SHA-256 of the sorted test row positions (little-endian int64) that every committed page was built on: the
 # audit's own split (seed 0 here means the manifest's random_state) and the benchmark's first re-split (+1). A

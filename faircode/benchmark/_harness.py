@@ -90,6 +90,10 @@ def _target_for(data, targets) -> Target:
         valid = ", ".join(repr(a) for a in data.masks)
         raise ValueError(f"target attribute {target.attribute!r} is not a protected attribute of audit "
                          f"{data.name!r}; its protected attributes are: {valid}")
+    unknown = int(data.masks[target.attribute].isna().sum())
+    if unknown:
+        raise ValueError(f"target attribute {target.attribute!r} of audit {data.name!r} is unknown for {unknown} "
+                         "rows; a mitigation needs every row's group, so target an attribute known for every row")
     check_name(target.constraint, tuple(CONSTRAINTS), "constraint")
     return target
 
@@ -100,8 +104,12 @@ _METRIC_OF_GAP = {"parity": "selection_rate", "tpr": "tpr", "fpr": "fpr", "preci
 
 
 def _group_metrics(y, pred, mask, *, n_boot, random_state):
-    """Selection rates, group sizes and each gap (named group minus the rest) with a 95% bootstrap interval."""
-    mask = np.asarray(mask).astype(int)
+    """Selection rates, group sizes and each gap (named group minus the rest) with a 95% bootstrap interval.
+
+    Rows whose group is unknown (a missing mask value) are in neither group and are left out.
+    """
+    known = ~pd.isna(mask)
+    y, pred, mask = y[known], pred[known], np.asarray(mask)[known].astype(int)
     gaps = gaps_to_reference(y, pred, sensitive_features=mask, reference=0, metrics=list(_METRIC_OF_GAP.values()),
                              n_boot=n_boot, random_state=random_state)
     gaps = gaps.droplevel(0)

@@ -12,6 +12,8 @@ import os
 import sys
 import traceback
 
+from scripts.pagebuild import _inject
+
 
 def _figures(dpi):
     """Save and close every open matplotlib figure, in creation order, as PNG bytes with its alt text."""
@@ -41,15 +43,21 @@ def _page_line(error, md_path):
     return line
 
 
-def run_page(conn, root, md_path, script_path, blocks, dpi):
+def run_page(conn, alive, root, md_path, script_path, blocks, dpi):
     """Run ``blocks`` (tuples of Markdown line and source) and send the results back over ``conn``.
 
     Messages: ``("block", i)`` before block ``i`` runs; then ``("done", outputs, stderr)`` with one
     ``(stdout, figures)`` pair per block, or ``("error", info)`` with the page line and the traceback.
+    ``alive`` is the read end of the build's pipe that the watchdog (``_watchdog.py``) waits on.
     """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
+    from . import _watchdog
+
+    _watchdog.guard(os.dup(alive.fileno()))
+    alive.close()
     os.chdir(root)
+    os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:

@@ -13,6 +13,9 @@ import pytest
 
 from _site_helpers import ROOT, build_site, make_site_root
 
+# Deselect by name where Chromium cannot be had: pytest -m "not browser" (make test SITE_BROWSER_TEST=skip).
+pytestmark = pytest.mark.browser
+
 CHROMIUM = pathlib.Path(os.environ.get("SITE_CHROMIUM", "/usr/bin/chromium"))
 SKIP_VAR = "SITE_BROWSER_TEST"  # set to "skip" to skip this test where Chromium cannot be had
 SCREENSHOTS = ROOT / "tests" / "screenshots"
@@ -202,3 +205,9 @@ def test_the_browser_check_finds_faults(browser, tmp_path, serve):
     assert f"{page}: <a> '../no-such-page/' points to" in report, report
     assert f"{page}: console error: fixture console error" in report, report
     assert all(p.startswith(page) for p in problems), report
+
+
+def test_the_repository_site_builds_strict(real_site):
+    """The whole repository's site (about a minute to build, hence under the browser marker with the test that
+    opens it; `make site` builds it too)."""
+    assert (real_site / "index.html").is_file() and (real_site / "concepts" / "index.html").is_file()
