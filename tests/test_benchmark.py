@@ -182,6 +182,8 @@ COMMITTED_TEST_SPLITS = {
     ("German Credit Lending", 1): (200, "43a3e422c36a94d40404fc7d8e339709695821643169bdb5ca45133935a4ebc3"),
     ("Benefits Denial", 0): (6513, "d0ed700f08e255398f879cfe159432cba6e94b694367c2689942bb4d70fcb8a1"),
     ("Benefits Denial", 1): (6513, "b70851da80d64393736898a1662065e0ddebbc77ea8e23504fe76c7f8c0757c3"),
+    ("Pretrial Risk Assessment", 0): (1235, "7c1a4cac679ec0a06f3c60d7fc5572ef58d1733650afd036942a2ab20205510c"),
+    ("Pretrial Risk Assessment", 1): (1235, "4f43c766fa9a2431e768be2c3900c8f672568b5a78728e18a71456051b76128f"),
 }
 
 
