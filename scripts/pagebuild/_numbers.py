@@ -29,7 +29,7 @@ import io
 import re
 import tokenize
 
-from ._pages import PageError, code_lines, find_regions
+from ._pages import PageError, _tokens, code_lines, find_regions
 
 _NUMBER = re.compile(r"(?<![\w.])([-+\u2212]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(%?)(?!\w|\.\d)")
 # Spans removed from a prose line before its numbers are read (citations, code, addresses).
@@ -121,8 +121,9 @@ def check_page_text(path: str, text: str, shown_text: str | None = None) -> list
     card's regenerated text); otherwise the page's output regions and code are.
     """
     lines = text.split("\n")
-    skip = {i + 1 for i in code_lines(text)}
-    regions = find_regions(path, text)
+    inside = code_lines(_tokens(path, text))  # 0-based lines inside fenced code
+    skip = {i + 1 for i in inside}
+    regions = find_regions(path, text, inside)
     output = []
     for region in regions:
         skip.update(range(region.start, region.end + 1))
