@@ -18,7 +18,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 
 setup: $(VENV)/.installed
 
-# Rebuild the committed audit data from the raw UCI files (checksums verified).
+# Rebuild the committed audit data from the raw files (UCI, ProPublica; checksums verified).
 data: setup
 	$(PY) scripts/build_data.py --source ../shared/data
 
@@ -42,8 +42,17 @@ serve: setup
 	$(SITE_ENV) $(PY) -m mkdocs serve
 
 # The tests, then the full re-execution check: every page re-run, its output compared with what is committed.
+# The site's browser test needs Debian's Chromium, installed here when missing (as CI does; apt-get needs root).
+# A machine that cannot have it opts out by name: `make test SITE_BROWSER_TEST=skip` (pytest -m "not browser").
+ifeq ($(SITE_BROWSER_TEST),skip)
+PYTEST_MARKS := -m "not browser"
+endif
+
 test: setup
-	$(PY) -m pytest -q
+ifneq ($(SITE_BROWSER_TEST),skip)
+	bash .ci/install-browser
+endif
+	$(PY) -m pytest -q $(PYTEST_MARKS)
 	$(PY) -m scripts.pagebuild check --no-cache --quiet
 
 bench: setup

@@ -2,7 +2,8 @@
 
 - audit data: ``load_audit``, ``list_audits`` (also importable from ``faircode.benchmark``, as the pages do);
 - models: ``build_model``;
-- metrics (``faircode.metrics``): rates per group and intersection with counts, gaps, bootstrap intervals;
+- metrics (``faircode.metrics``): rates per group and intersection with counts, gaps (also conditional on
+  strata), bootstrap intervals;
 - splits (``faircode.splits``): systematic sampling in blocks, group x label stratified folds;
 - the strategy comparison: ``python -m faircode.benchmark``.
 """
@@ -12,6 +13,7 @@ from faircode.metrics import (
     INTERVALS,
     METRICS,
     Disaggregation,
+    conditional_gaps,
     disaggregate,
     format_gaps,
     format_rates,
@@ -24,6 +26,6 @@ from faircode.splits import group_label_cells, group_label_folds, systematic_lab
 
 __all__ = [
     "AuditData", "DataFileError", "DEFAULT_METRICS", "Disaggregation", "INTERVALS", "METRICS", "MODELS", "build_model",
-    "disaggregate", "format_gaps", "format_rates", "gaps_between_groups", "gaps_to_reference", "group_label_cells",
+    "conditional_gaps", "disaggregate", "format_gaps", "format_rates", "gaps_between_groups", "gaps_to_reference", "group_label_cells",
     "group_label_folds", "group_rates", "list_audits", "load_audit", "systematic_labels", "systematic_split",
 ]

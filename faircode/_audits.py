@@ -12,14 +12,13 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from faircode._choices import FEATURE_STRATEGIES, canonical_strategy, check_name
 from faircode._manifest import MANIFEST, Manifest, read_manifest
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Tests and experiments may point faircode at another folder of audits.
 ROOT_ENV = "FAIRCODE_AUDIT_ROOT"
 
-STRATEGY_ALIASES = {"baseline": "baseline", "S0": "baseline", "S1": "S1", "S2": "S2"}
-STRATEGIES = tuple(STRATEGY_ALIASES)
 
 
 class DataFileError(RuntimeError):
@@ -52,27 +51,44 @@ def audit_root() -> pathlib.Path:
     return pathlib.Path(os.environ.get(ROOT_ENV, REPO_ROOT))
 
 
+def _checked_root(root) -> pathlib.Path:
+    """The audits' root folder (default ``audit_root()``), or a ValueError naming a root that is not a folder."""
+    if root is None:
+        root, origin = audit_root(), f" (from ${ROOT_ENV})" if os.environ.get(ROOT_ENV) else ""
+    else:
+        origin = ""
+    try:
+        root = pathlib.Path(root)
+    except TypeError:
+        raise ValueError(f"root must be a path to a folder of audits; got {type(root).__name__} {root!r}") from None
+    if not root.is_dir():
+        raise ValueError(f"audit root {str(root)!r}{origin} is not a folder; give the folder that holds the audit "
+                         f"folders (each with an {MANIFEST})")
+    return root
+
+
 def list_audits(root: pathlib.Path | None = None) -> list[str]:
     """Names of the audits: every folder at the root that holds an ``audit.toml``, sorted."""
-    root = pathlib.Path(root) if root is not None else audit_root()
-    return sorted(p.parent.name for p in root.glob(f"*/{MANIFEST}"))
+    return sorted(p.parent.name for p in _checked_root(root).glob(f"*/{MANIFEST}"))
+
+
+def _audit_folder(name, root) -> pathlib.Path:
+    """The folder of a named audit under ``root``, or a ValueError listing the audits there."""
+    root = _checked_root(root)
+    audits = list_audits(root)
+    if not audits:
+        raise ValueError(f"unknown audit {name!r}: the audit root {str(root)!r} holds no audit folder (one with "
+                         f"an {MANIFEST})")
+    return root / check_name(name, audits, "audit")
 
 
 def get_manifest(name: str, root: pathlib.Path | None = None) -> Manifest:
-    root = pathlib.Path(root) if root is not None else audit_root()
-    path = root / str(name) / MANIFEST
-    if not isinstance(name, str) or not name or not path.is_file():
-        valid = ", ".join(repr(a) for a in list_audits(root))
-        raise ValueError(f"unknown audit {name!r}; the audits are: {valid}")
-    return read_manifest(path)
+    return read_manifest(_audit_folder(name, root) / MANIFEST)
 
 
 def _canonical_strategy(strategy) -> str:
-    if strategy not in STRATEGY_ALIASES:
-        valid = ", ".join(repr(s) for s in STRATEGIES)
-        raise ValueError(f"unknown strategy {strategy!r} for load_audit; the strategies it returns features for are: "
-                         f"{valid} (S3 and S4 are fitted by the benchmark harness on S2's features)")
-    return STRATEGY_ALIASES[strategy]
+    return canonical_strategy(strategy, FEATURE_STRATEGIES,
+                              note=" (S3, S4 and reweighing are fitted by the benchmark harness on S2's features)")
 
 
 def strategy_columns(manifest: Manifest, strategy: str) -> tuple:
@@ -137,6 +153,12 @@ def _one_hot(frame: pd.DataFrame, columns) -> pd.DataFrame:
 
 
 def _mask(frame: pd.DataFrame, attr) -> pd.Series:
+    """0/1 per row (1 = the named group); with ``unknown`` values, a nullable Int64 mask that is missing there.
+
+    Missing rather than 0: counting "country not recorded" as "born in the United States" (or as born abroad)
+    would put people in a group nobody observed them in. faircode's metrics refuse missing group values, but
+    ``mask == 1`` is False there, so code that compares the mask must keep ``mask.notna()`` rows first.
+    """
     values = frame[attr.column]
     if attr.below is not None:
         if _is_text(values):
@@ -146,7 +168,9 @@ def _mask(frame: pd.DataFrame, attr) -> pd.Series:
         marked = values.isin(attr.equals)
     else:
         marked = ~values.isin(attr.not_in)
-    return marked.astype("int64").rename(attr.column)
+    if not attr.unknown:
+        return marked.astype("int64").rename(attr.column)
+    return marked.astype("Int64").mask(values.isin(attr.unknown)).rename(attr.column)
 
 
 def stratified_split(y, *, test_size: float, random_state: int):
@@ -228,7 +252,8 @@ def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:
     (800, 200)
     """
     canonical = _canonical_strategy(strategy)
-    prepared = _prepare(name, str(pathlib.Path(root) if root is not None else audit_root()))
+    folder = _audit_folder(name, root)  # checked before the cache, whose key must be hashable
+    prepared = _prepare(name, str(folder.parent))
     manifest = prepared.manifest
     keep = set(strategy_columns(manifest, canonical))
     columns = [c for c in prepared.encoded.columns if c.split("=", 1)[0] in keep]

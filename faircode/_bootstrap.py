@@ -14,12 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Columns of the per-cell sums. W_* use the sample weights as given. L_* divide each weight by the largest
-# weight among the cell's rows with the same label, so that rates conditional on the label (TPR, FPR, FNR, TNR)
-# are computed from exact integer counts whenever a cell's weights are constant within a label: reweighting
-# a group's classes (label shift) then leaves those rates unchanged to the last digit.
-SUMS = ("W_N", "W_PP", "W_TP", "W_P", "W_CORRECT", "L_P", "L_TP", "L_N", "L_FP")
-_COL = {name: i for i, name in enumerate(SUMS)}
+from faircode._definitions import KINDS
+
+# Columns of the per-cell sums: the weight of each kind of row (TN, FP, FN, TP), twice. W_* use the sample
+# weights as given. L_* divide each weight by the largest weight among the cell's rows with the same label, so
+# that rates conditional on the label (TPR, FPR, FNR, TNR) are computed from exact integer counts whenever a
+# cell's weights are constant within a label: reweighting a group's classes (label shift) then leaves those
+# rates unchanged to the last digit.
+SCALES = ("W", "L")
+SUMS = tuple(f"{scale}_{kind}" for scale in SCALES for kind in KINDS)
 
 # Upper bound on the size of one block of multinomial draws, to keep memory flat for large n_boot.
 _BLOCK_BYTES = 64 * 2**20
@@ -41,20 +44,11 @@ class Categories:
     values_total: np.ndarray  # (K, len(SUMS)) contribution of one row to the sums over all rows together
 
 
-def _contributions(cat_w, label, pred, scale):
-    """What one row of each category adds to the sums, the L_* columns divided by ``scale``."""
-    lw = cat_w / scale
-    return np.column_stack([
-        cat_w,
-        cat_w * pred,
-        cat_w * label * pred,
-        cat_w * label,
-        cat_w * (label == pred),
-        lw * label,
-        lw * label * pred,
-        lw * (1 - label),
-        lw * (1 - label) * pred,
-    ])
+def _contributions(cat_w, kind, scale):
+    """What one row of each category adds to the sums: its weight in its kind's W_* column and its weight
+    divided by ``scale`` in its kind's L_* column."""
+    one_hot = np.arange(len(KINDS)) == kind[:, None]
+    return np.hstack([one_hot * cat_w[:, None], one_hot * (cat_w / scale)[:, None]])
 
 
 def categorize(codes: np.ndarray, y: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None, n_cells: int):
@@ -75,9 +69,10 @@ def categorize(codes: np.ndarray, y: np.ndarray, y_pred: np.ndarray, w: np.ndarr
     scale_total = np.zeros(2)
     np.maximum.at(scale_total, label, cat_w)
     bounds = np.searchsorted(cell, np.arange(n_cells + 1))
-    return Categories(cell=cell, count=count, values=_contributions(cat_w, label, pred, scale[cell * 2 + label]),
-                      bounds=bounds, n_cells=n_cells, kind=label * 2 + pred, weight=cat_w,
-                      values_total=_contributions(cat_w, label, pred, scale_total[label]))
+    kind = label * 2 + pred
+    return Categories(cell=cell, count=count, values=_contributions(cat_w, kind, scale[cell * 2 + label]),
+                      bounds=bounds, n_cells=n_cells, kind=kind, weight=cat_w,
+                      values_total=_contributions(cat_w, kind, scale_total[label]))
 
 
 def point_sums(cats: Categories, total: bool = False) -> np.ndarray:

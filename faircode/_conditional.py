@@ -1,44 +1,25 @@
 """Conditional (standardised) gaps: each group against a reference within strata of a legitimate factor.
 
-fairlearn has no conditional gap. It is written here on the same machinery as the other gaps: the rows are
-coded by (stratum, group) cell, the per-cell sums come from ``categorize``/``point_sums`` and, for intervals,
-from the multinomial ``bootstrap_sums``, so the pooled and the conditional gap are recomputed on the same
-resamples (and the stratum weights with them).
+fairlearn's ``MetricFrame(control_features=...)`` gives the rates within each stratum but no average of the
+within-stratum gaps, nor intervals on it. It is computed here through the same evaluation as every other table:
+the rows are coded by (stratum, group) cell and evaluated once (the same checks, counts, too-small and few-events
+flags, and resamples); the pooled evaluation of the groups adds those cells' tallies up over the strata, so the
+pooled and the conditional gap are recomputed on the same resamples (and the stratum weights with them), and
+the pooled gap is ``gaps_to_reference``'s table of that pooled evaluation.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from faircode._bootstrap import (
-    SUMS,
-    bootstrap_sums,
-    categorize,
-    kind_totals,
-    make_rng,
-    percentile_interval,
-    point_sums,
-)
-from faircode._inputs import check_count, check_resampling, check_rows, encode_groups
-from faircode._rates import _KINDS, check_metrics, long_index, rates_from_sums, safe_divide
+from faircode._bootstrap import SUMS, percentile_interval
+from faircode._choices import check_name
+from faircode._gaps import reference_position, reference_table
+from faircode._inputs import Groups, check_rows, encode_groups
+from faircode._rates import check_options, evaluate_cells, measure, safe_divide
 
 CONDITIONAL_WEIGHTS = ("stratum", "group", "reference")
 """How ``conditional_gaps`` weights the strata: share of all rows, of the compared group's, of the reference's."""
-
-_C = {name: i for i, name in enumerate(SUMS)}
-
-
-def _pooled(cells: np.ndarray) -> np.ndarray:
-    """Sums over the strata, (..., n_groups, len(SUMS)), from the sums per (stratum, group) cell.
-
-    The L_* sums of a cell are scaled by that cell's largest weight per label (see ``_bootstrap``), so they
-    cannot be added across strata; they are rebuilt from the W_* sums, which give the same rates.
-    """
-    w = {name: cells[..., _C[name]] for name in ("W_N", "W_PP", "W_TP", "W_P")}
-    rebuilt = cells.copy()
-    rebuilt[..., _C["L_P"]], rebuilt[..., _C["L_TP"]] = w["W_P"], w["W_TP"]
-    rebuilt[..., _C["L_N"]], rebuilt[..., _C["L_FP"]] = w["W_N"] - w["W_P"], w["W_PP"] - w["W_TP"]
-    return rebuilt.sum(axis=-3)
 
 
 def _check_strata(strata, n: int):
@@ -63,9 +44,10 @@ def _conditional(rates, share, ref, others):
     return safe_divide(total, weight.sum(axis=-3)), used.sum(axis=-3)
 
 
-def _share(n_rows, ref, how):
-    """Weight of each stratum, (..., n_strata, n_groups), from the weighted rows per cell (..., n_strata,
-    n_groups)."""
+def _share(sums, ref, how):
+    """Weight of each stratum, (..., n_strata, n_groups), from the sums per cell (..., n_strata, n_groups,
+    len(SUMS)): its weighted rows (the W_* sums over every kind of row)."""
+    n_rows = sums[..., :len(SUMS) // 2].sum(axis=-1)
     if how == "stratum":
         per_stratum = n_rows.sum(axis=-1, keepdims=True)
         return np.broadcast_to(per_stratum, n_rows.shape)
@@ -76,7 +58,7 @@ def _share(n_rows, ref, how):
 
 def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=None, metrics=("selection_rate",),
                      weights="stratum", sample_weight=None, min_count=30, n_boot=None, confidence=0.95,
-                     random_state=0) -> pd.DataFrame:
+                     random_state=0, min_events=5) -> pd.DataFrame:
     """Pooled gap of each group to a reference group, and the same gap conditional on strata.
 
     The conditional (standardised) gap is the difference ``rate(group) - rate(reference)`` computed within
@@ -107,7 +89,11 @@ def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=No
         Non-negative row weights.
     min_count : int, default 30
         A stratum used in a comparison in which either side's rate rests on fewer rows than this is counted in
-        ``strata_too_small``: the conditional gap averages over noisy cells there.
+        ``strata_too_small``: the conditional gap averages over noisy cells there. The pooled gap is flagged
+        ``too_small`` as in ``gaps_to_reference``.
+    min_events : int, default 5
+        As in ``group_rates``: a stratum used in which either side's rate has fewer than this many rows on one
+        side of its numerator is counted in ``strata_few_events``; the pooled gap is flagged ``few_events``.
     n_boot : int, optional
         Number of bootstrap resamples of all rows; when given, the table gains ``*_lower`` and ``*_upper``
         percentile intervals of both gaps, recomputed (weights included) on the same resamples. The same seed
@@ -124,8 +110,10 @@ def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=No
         One row per (non-reference group, metric): ``pooled`` (rate of the group minus rate of the reference
         over all rows), ``conditional`` (the weighted mean of the within-stratum differences, NaN when no
         stratum has both rates), ``strata_used`` and ``strata_left_out`` (strata where either rate is
-        undefined), ``strata_too_small``, ``count`` and ``reference_count`` (rows in each pooled rate's
-        denominator) and ``reference``; with ``n_boot``, the intervals right after each gap.
+        undefined), ``strata_too_small``, ``strata_few_events``, ``count`` and ``reference_count`` (rows in each
+        pooled rate's denominator), ``denominator``, the pooled gap's ``too_small`` and ``few_events`` flags,
+        ``weights`` (how the strata were weighted) and ``reference``; with ``n_boot``, the intervals right after
+        each gap. ``format_gaps`` shows it as text.
 
     Examples
     --------
@@ -144,57 +132,52 @@ def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=No
     sex metric
     f   selection_rate    -0.2         0.25            2                0
     """
-    y, y_hat, w = check_rows(y_true, y_pred, sample_weight)
-    n = len(y)
-    metrics = check_metrics(metrics)
-    if weights not in CONDITIONAL_WEIGHTS:
-        raise ValueError(f"weights must be one of {', '.join(map(repr, CONDITIONAL_WEIGHTS))}; got {weights!r}")
-    min_count = check_count("min_count", min_count)
-    n_boot = check_resampling(n_boot, confidence)
-    groups = encode_groups(sensitive_features, n)
-    layers = _check_strata(strata, n)
+    rows = check_rows(y_true, y_pred, sample_weight)
+    options = check_options(metrics, min_count=min_count, min_events=min_events, n_boot=n_boot,
+                            confidence=confidence, interval="bootstrap")
+    weights = check_name(weights, CONDITIONAL_WEIGHTS, "weights", plural="weightings")
+    groups = encode_groups(sensitive_features, len(rows[0]))
+    layers = _check_strata(strata, len(rows[0]))
     n_groups, n_strata = groups.n_cells, layers.n_cells
-    group_rows = np.bincount(groups.codes, minlength=n_groups)
-    if (group_rows > 0).sum() < 2:
-        present = ", ".join(repr(g) for g, k in zip(groups.index.tolist(), group_rows) if k > 0)
-        raise ValueError(f"a gap needs at least two groups; sensitive_features has 1 group with rows ({present})")
-    ref = int(np.argmax(group_rows)) if reference is None else groups.position(reference)
+    metrics = options["metrics"]
+
+    # One evaluation of the (stratum, group) cells; the groups' pooled evaluation adds its tallies over strata.
+    cells = Groups(codes=layers.codes * n_groups + groups.codes, index=pd.RangeIndex(n_strata * n_groups))
+    within = evaluate_cells(cells, *rows, **options, random_state=random_state)
+    measured = {k: options[k] for k in ("min_count", "min_events", "interval", "confidence")}
+    pooled = measure(groups, metrics, within.tallies.pooled(n_strata, n_groups), **measured)
+    table = reference_table(pooled, reference).drop(columns=["ratio", "ratio_lower", "ratio_upper"],
+                                                    errors="ignore")
+    table = table.rename(columns=lambda c: c.replace("difference", "pooled"))
+    ref = reference_position(pooled, reference)
     others = np.array([g for g in range(n_groups) if g != ref])
 
-    # One cell per (stratum, group); the sums of a resample have shape (n_strata * n_groups, len(SUMS)).
-    cats = categorize(layers.codes * n_groups + groups.codes, y, y_hat, w, n_strata * n_groups)
+    def conditional(rates, sums):
+        per_cell = rates.reshape(*rates.shape[:-2], n_strata, n_groups, len(metrics))
+        share = _share(sums.reshape(*sums.shape[:-2], n_strata, n_groups, len(SUMS)), ref, weights)
+        return _conditional(per_cell, share, ref, others)
 
-    def gaps(sums):
-        cells = sums.reshape(*sums.shape[:-2], n_strata, n_groups, len(SUMS))
-        pooled_rates = rates_from_sums(_pooled(cells), metrics)
-        pooled = pooled_rates[..., others, :] - pooled_rates[..., ref:ref + 1, :]
-        share = _share(cells[..., _C["W_N"]], ref, weights)
-        conditional, used = _conditional(rates_from_sums(cells, metrics), share, ref, others)
-        return pooled, conditional, used
+    gap, used = conditional(within.rates, within.tallies.sums)
+    grid = (n_strata, n_groups, len(metrics))
+    defined = ~np.isnan(within.rates.reshape(grid)[:, others] - within.rates.reshape(grid)[:, [ref]])
 
-    sums = point_sums(cats)
-    pooled, conditional, used = gaps(sums)
-    rows = kind_totals(cats)[0].reshape(n_strata, n_groups, 4)
-    counts = np.stack([rows[..., list(_KINDS[m][1])].sum(axis=-1) for m in metrics], axis=-1)
-    within = rates_from_sums(sums.reshape(n_strata, n_groups, len(SUMS)), metrics)
-    defined = ~np.isnan(within[:, others, :] - within[:, ref:ref + 1, :])
-    small = (counts[:, others, :] < min_count) | (counts[:, ref:ref + 1, :] < min_count)
-    pooled_counts = counts.sum(axis=0)
-    table = pd.DataFrame({
-        "pooled": pooled.ravel(),
-        "conditional": conditional.ravel(),
-        "strata_used": used.ravel(),
-        "strata_left_out": (n_strata - used).ravel(),
-        "strata_too_small": (defined & small).sum(axis=0).ravel(),
-        "count": pooled_counts[others].ravel(),
-        "reference_count": np.tile(pooled_counts[ref], len(others)),
-        "reference": [groups.index[ref]] * (len(others) * len(metrics)),
-    }, index=long_index(groups.index[others], metrics))
-    if n_boot is not None:
-        boot_pooled, boot_conditional, _ = gaps(bootstrap_sums(cats, n_boot, make_rng(random_state), False))
-        for name, samples in (("pooled", boot_pooled), ("conditional", boot_conditional)):
-            lower, upper = percentile_interval(samples, confidence)
-            table.insert(table.columns.get_loc(name) + 1, f"{name}_lower", lower.ravel())
-            table.insert(table.columns.get_loc(name) + 2, f"{name}_upper", upper.ravel())
-    table.attrs.update(confidence=float(confidence), weights=weights, n_strata=n_strata, min_count=int(min_count))
+    def strata_with(flag):
+        flag = flag.reshape(grid)
+        return (defined & (flag[:, others] | flag[:, [ref]])).sum(axis=0).ravel()
+
+    at = table.columns.get_loc("count")
+    for name, values in (("conditional", gap.ravel()), ("strata_used", used.ravel()),
+                         ("strata_left_out", (n_strata - used).ravel()),
+                         ("strata_too_small", strata_with(within.too_small)),
+                         ("strata_few_events", strata_with(within.few_events))):
+        table.insert(at, name, values)
+        at += 1
+    if within.boot is not None:
+        boot_gap, _ = conditional(within.boot, within.tallies.boot)
+        lower, upper = percentile_interval(boot_gap, options["confidence"])
+        at = table.columns.get_loc("conditional") + 1
+        table.insert(at, "conditional_lower", lower.ravel())
+        table.insert(at + 1, "conditional_upper", upper.ravel())
+    table.insert(table.columns.get_loc("reference"), "weights", weights)
+    table.attrs.clear()
     return table

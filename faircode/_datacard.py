@@ -37,7 +37,9 @@ def association_table(data) -> pd.DataFrame:
     rows = {}
     for column in columns:
         values = _categorical(data.raw[column])
-        rows[column] = {attr: cramers_v(values, mask) for attr, mask in data.masks.items()}
+        # Rows whose group is unknown are left out of the association with that group.
+        rows[column] = {attr: cramers_v(values[mask.notna()], mask.dropna().astype(int))
+                        for attr, mask in data.masks.items()}
     table = pd.DataFrame(rows).T
     table.insert(0, "role", ["proxy" if c in manifest.proxies else "core" for c in table.index])
     return table
@@ -59,6 +61,15 @@ def _markdown_table(header, rows) -> str:
     return "\n".join(lines)
 
 
+def _rows_kept_section(manifest) -> list[str]:
+    """The filters the build applied, with the rows kept after each; nothing for an audit kept whole."""
+    if not manifest.rows_kept:
+        return []
+    rows = [(step["rule"], f"{step['rows']:,}", step["why"]) for step in manifest.rows_kept]
+    return ["## Rows kept", "", "The build applies these filters to the raw file, in this order; the count is the "
+            "rows left after each.", "", _markdown_table(("filter", "rows kept", "why"), rows), ""]
+
+
 def data_card(name: str) -> str:
     """The Markdown data card of one audit."""
     data = load_audit(name, strategy="baseline")
@@ -67,9 +78,13 @@ def data_card(name: str) -> str:
     y = data.y
     group_rows = []
     for attr, mask in data.masks.items():
-        inside = mask == 1
+        # Rows whose group is unknown are in neither column: the share and both rates are among known rows.
+        known = mask.notna().to_numpy()
+        inside = (mask[known] == 1).to_numpy(dtype=bool)
+        y_known = y[known]
         group_rows.append((attr, m.protected[attr].group, m.protected[attr].describe(), f"{int(inside.sum()):,}",
-                           f"{inside.mean():.3f}", f"{y[inside].mean():.3f}", f"{y[~inside].mean():.3f}"))
+                           f"{int((~known).sum()):,}", f"{inside.mean():.3f}", f"{y_known[inside].mean():.3f}",
+                           f"{y_known[~inside].mean():.3f}"))
     assoc = association_table(data)
     assoc_rows = [(column, row["role"], *(f"{row[a]:.2f}" for a in data.masks)) for column, row in assoc.iterrows()]
     parts = [
@@ -91,12 +106,14 @@ def data_card(name: str) -> str:
         "",
         source.get("notes", ""),
         "",
+        *_rows_kept_section(m),
         "## Protected groups",
         "",
-        "Each mask marks one group (1) against everyone else (0).",
+        "Each mask marks one group (1) against the rest (0); a row whose value is unknown (listed in the rule) is in neither, "
+        "and the share and the outcome rates are among the rows whose group is known.",
         "",
-        _markdown_table(("attribute", "group marked", "rule", "rows in group", "share", "outcome rate in group",
-                         "outcome rate outside"), group_rows),
+        _markdown_table(("attribute", "group marked", "rule", "rows in group", "rows unknown", "share",
+                         "outcome rate in group", "outcome rate outside"), group_rows),
         "",
         "## Which columns carry the protected attributes",
         "",

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 
@@ -22,10 +23,12 @@ def _cell(value, lower, upper, count, denominator, too_small, digits, undefined=
 
 
 def _few_rate(row, has_ci: bool) -> str:
-    """The mark of a rate with few events: its fraction of rows, and that its interval is the exact one."""
+    """The mark of a rate with few events: its fraction of rows and, with an interval, the interval's method
+    (the ``interval`` column of that row, so the mark names the method that was used)."""
     if not getattr(row, "few_events", False):
         return ""
-    return f" ({row.events}/{row.count}, exact)" if has_ci else f" ({row.events}/{row.count})"
+    method = getattr(row, "interval", None) if has_ci else None
+    return f" ({row.events}/{row.count}, {method})" if method else f" ({row.events}/{row.count})"
 
 
 def _check(table, needed, producer):
@@ -39,7 +42,8 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     Each rate reads ``0.812`` or, with intervals, ``0.812 [0.790, 0.833]``; a rate flagged ``too_small`` reads
     ``too small (positives=12)``, naming the count behind it, so it cannot be read as an estimate; a rate with
     no rows behind it (possible with ``min_count=0``) reads ``undefined (positives=0)``; a rate flagged
-    ``few_events`` carries its fraction of rows and, with intervals, says its interval is the exact one:
+    ``few_events`` carries its fraction of rows and, with intervals, the method of its interval (its row's
+    ``interval``: ``exact`` where the bootstrap gave way, else the method asked for):
     ``0.000 [0.000, 0.112] (0/31, exact)``. The counts of rows (n, positives, negatives, predicted positives
     or negatives: those the metrics use) come first. An overall row, if the table has one, comes first too.
 
@@ -85,19 +89,53 @@ def format_rates(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     return pd.DataFrame({**counts, **texts}, index=cells)
 
 
+def _strata_note(row) -> str:
+    """How many of the strata a conditional gap averages over rest on small cells or few events."""
+    notes = [f"{row[col]} {what}" for col, what in (("strata_too_small", "too small"),
+                                                       ("strata_few_events", "with few events")) if row[col]]
+    return f" ({' and '.join(notes)} of {row['strata_used']} strata)" if notes else ""
+
+
+def _format_conditional(table: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """``format_gaps`` of a ``conditional_gaps`` table."""
+    _check(table, ("pooled", "conditional", "strata_used", "strata_too_small", "strata_few_events", "count",
+                   "reference_count", "denominator", "too_small", "few_events"), "conditional_gaps")
+    pooled, conditional = [], []
+    for _, row in table.iterrows():
+        lo, hi = row.get("pooled_lower"), row.get("pooled_upper")
+        suffix = ""
+        if row["few_events"]:
+            suffix = " (few events)" if lo is None else " (few events, no interval)"
+            lo = hi = None
+        count = min(row["count"], row["reference_count"])
+        pooled.append(_cell(row["pooled"], lo, hi, count, row["denominator"], row["too_small"], digits,
+                            suffix=suffix))
+        if np.isnan(row["conditional"]):
+            conditional.append("undefined (no stratum has both rates)")
+        else:
+            conditional.append(_number(row["conditional"], row.get("conditional_lower"),
+                                       row.get("conditional_upper"), digits) + _strata_note(row))
+    return pd.DataFrame({"pooled": pooled, "conditional": conditional, "strata_used": table["strata_used"],
+                         "count": table["count"], "reference_count": table["reference_count"]},
+                        index=table.index)
+
+
 def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
-    """Show a gap table (``gaps_to_reference`` or ``gaps_between_groups``) as text.
+    """Show a gap table (``gaps_to_reference``, ``gaps_between_groups`` or ``conditional_gaps``) as text.
 
     ``difference`` and ``ratio`` become strings like ``-0.052 [-0.071, -0.033]``; a gap that involves a cell
     too small to estimate reads ``too small (positives=12)`` (the smaller of the two counts), a ratio to a
     reference rate of 0 reads ``undefined (reference rate is 0)``, a spread with fewer than two cells
     large enough reads ``too few groups (1)``, and a gap flagged ``few_events`` shows no interval, since its
-    bootstrap interval is unreliable: ``-0.032 (few events, no interval)``.
+    bootstrap interval is unreliable: ``-0.032 (few events, no interval)``. A ``conditional_gaps`` table
+    gives ``pooled`` (as ``difference``) and ``conditional``, which says how many of the strata it averages
+    over are too small or rest on few events, ``-0.077 [-0.213, 0.041] (2 too small of 3 strata)``, or
+    ``undefined (no stratum has both rates)``.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        The result of ``gaps_to_reference`` or ``gaps_between_groups``.
+        The result of ``gaps_to_reference``, ``gaps_between_groups`` or ``conditional_gaps``.
     digits : int, default 3
         Decimals shown.
 
@@ -118,7 +156,9 @@ def format_gaps(table: pd.DataFrame, *, digits: int = 3) -> pd.DataFrame:
     a tpr         -0.500 (few events)       0.500 (few events)      2                2
       fpr     too small (negatives=1)  too small (negatives=1)      1                1
     """
-    _check(table, ("difference", "ratio"), "gaps_to_reference or gaps_between_groups")
+    if isinstance(table, pd.DataFrame) and "conditional" in table.columns:
+        return _format_conditional(table, digits)
+    _check(table, ("difference", "ratio"), "gaps_to_reference, gaps_between_groups or conditional_gaps")
     out = pd.DataFrame(index=table.index)
     for name in ("difference", "ratio"):
         lower = table.get(f"{name}_lower")

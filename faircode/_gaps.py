@@ -75,11 +75,18 @@ def gaps_to_reference(y_true, y_pred, *, sensitive_features, reference=None, met
     return reference_table(ev, reference)
 
 
+def reference_position(ev: Evaluation, reference=None) -> int:
+    """Position of the reference cell: the one named, or by default the cell with the most rows."""
+    if reference is None:
+        return int(np.argmax(ev.row_counts["n"].to_numpy()))
+    return ev.groups.position(reference)
+
+
 def reference_table(ev: Evaluation, reference=None) -> pd.DataFrame:
     """The table of ``gaps_to_reference`` from an evaluation."""
     _check_two_groups(ev)
     groups = ev.groups
-    ref = int(np.argmax(ev.row_counts["n"].to_numpy())) if reference is None else groups.position(reference)
+    ref = reference_position(ev, reference)
     others = np.array([g for g in range(groups.n_cells) if g != ref])
     n_metrics = len(ev.metrics)
 

@@ -11,20 +11,27 @@ _RULES = ("equals", "not_in", "below")
 
 @dataclasses.dataclass(frozen=True)
 class ProtectedAttribute:
-    """A protected column and the group its mask marks (mask = 1)."""
+    """A protected column and the group its mask marks (mask = 1).
+
+    ``unknown`` lists values that record no answer (Adult's ``?``): such a row is in neither the group nor its
+    complement, and its mask is missing (``pd.NA``) rather than 0 or 1.
+    """
 
     column: str
     group: str
     equals: tuple = ()
     not_in: tuple = ()
     below: float | None = None
+    unknown: tuple = ()
 
     def describe(self) -> str:
         if self.below is not None:
-            return f"{self.column} < {self.below:g}"
-        if self.equals:
-            return f"{self.column} in {list(self.equals)}"
-        return f"{self.column} not in {list(self.not_in)}"
+            rule = f"{self.column} < {self.below:g}"
+        elif self.equals:
+            rule = f"{self.column} in {list(self.equals)}"
+        else:
+            rule = f"{self.column} not in {list(self.not_in)}"
+        return rule + (f"; {list(self.unknown)} unknown (neither)" if self.unknown else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +58,9 @@ class Manifest:
     source: dict = dataclasses.field(default_factory=dict)
     # The protected attribute and fairness constraint the mitigation strategies (S3, S4, reweighing) target.
     target: dict = dataclasses.field(default_factory=dict)
+    # For an audit built from filtered rows: each step as {"rule", "why", "rows"} (rows kept after it), in order,
+    # written by scripts/build_data.py.
+    rows_kept: tuple = ()
 
     @property
     def data_path(self) -> pathlib.Path:
@@ -81,7 +91,12 @@ def read_manifest(path: pathlib.Path) -> Manifest:
             raise ValueError(f"{path}: protected.{column} needs exactly one of {list(_RULES)}, got {given}")
         protected[column] = ProtectedAttribute(
             column=column, group=need(rule, "group", f"protected.{column}."),
-            equals=tuple(rule.get("equals", ())), not_in=tuple(rule.get("not_in", ())), below=rule.get("below"))
+            equals=tuple(rule.get("equals", ())), not_in=tuple(rule.get("not_in", ())), below=rule.get("below"),
+            unknown=tuple(rule.get("unknown", ())))
+        overlap = sorted(set(protected[column].unknown) & set(protected[column].equals + protected[column].not_in))
+        if overlap:
+            raise ValueError(f"{path}: protected.{column}: {overlap} listed both as unknown and in the group's rule; "
+                             "an unknown value belongs to neither the group nor its complement")
     outcome = need(spec, "outcome")
     features = need(spec, "features")
     manifest = Manifest(
@@ -93,7 +108,8 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         outcome_label=outcome.get("label", ""), protected=protected,
         proxies=tuple(features.get("proxies", ())), core=tuple(need(features, "core", "features.")),
         unused=tuple(features.get("unused", ())), source=dict(spec.get("source", {})),
-        target=dict(spec.get("target", {})))
+        target=dict(spec.get("target", {})),
+        rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())))
     if manifest.target and manifest.target.get("attribute") not in protected:
         raise ValueError(f"{path}: target.attribute is {manifest.target.get('attribute')!r}; expected one of the "
                          f"protected attributes {list(protected)}")

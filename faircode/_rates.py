@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from faircode._binomial import check_interval, clopper_pearson, wilson
+from faircode._choices import check_name
 from faircode._bootstrap import (
     SUMS,
     bootstrap_sums,
@@ -16,26 +17,16 @@ from faircode._bootstrap import (
     percentile_interval,
     point_sums,
 )
+from faircode._definitions import DEFAULT_METRICS, DEFINITIONS, METRICS, ROWS, kind_positions
 from faircode._inputs import Groups, check_count, check_resampling, check_rows, encode_groups
 
-_C = {name: i for i, name in enumerate(SUMS)}
-
-# metric -> (numerator, denominator) as columns of the sums, and the name of the rows its denominator counts.
-_DEFINITIONS = {
-    "selection_rate": ("W_PP", "W_N", "n"),
-    "tpr": ("L_TP", "L_P", "positives"),
-    "fpr": ("L_FP", "L_N", "negatives"),
-    "fnr": (("L_P", "L_TP"), "L_P", "positives"),
-    "tnr": (("L_N", "L_FP"), "L_N", "negatives"),
-    "precision": ("W_TP", "W_PP", "predicted positives"),
-    "npv": (("W_CORRECT", "W_TP"), ("W_N", "W_PP"), "predicted negatives"),
-    "accuracy": ("W_CORRECT", "W_N", "n"),
-    "base_rate": ("W_P", "W_N", "n"),
+# Columns of the sums each rate adds up: its kinds of row, weights as given or (conditioning on the label)
+# scaled per label; numerator and denominator, for every metric, derived from its record.
+_SUM_COLUMNS = {
+    m.name: tuple([SUMS.index(f"{'L' if m.conditioning == 'label' else 'W'}_{k}") for k in kinds]
+                  for kinds in (m.events, m.denominator))
+    for m in DEFINITIONS.values()
 }
-METRICS = tuple(_DEFINITIONS)
-"""Names of the rates faircode computes, in the order tables show them."""
-
-DEFAULT_METRICS = ("selection_rate", "tpr", "fpr", "fnr", "precision", "accuracy")
 
 
 def check_metrics(metrics) -> tuple[str, ...]:
@@ -45,19 +36,13 @@ def check_metrics(metrics) -> tuple[str, ...]:
     if isinstance(metrics, str):
         metrics = (metrics,)
     metrics = tuple(metrics)
-    unknown = [m for m in metrics if m not in _DEFINITIONS]
-    if unknown or not metrics:
-        what = f"unknown metric {unknown[0]!r}" if unknown else "no metric given"
-        raise ValueError(f"{what}; the metrics are: {', '.join(METRICS)}")
+    if not metrics:
+        raise ValueError(f"no metric given; the metrics are: {', '.join(METRICS)}")
+    for m in metrics:
+        check_name(m, METRICS, "metric")
     if len(set(metrics)) != len(metrics):
         raise ValueError(f"metrics lists a name twice: {', '.join(metrics)}")
     return metrics
-
-
-def _column(sums: np.ndarray, spec) -> np.ndarray:
-    if isinstance(spec, tuple):  # a difference of two sums (false negatives, true negatives, predicted negatives)
-        return sums[..., _C[spec[0]]] - sums[..., _C[spec[1]]]
-    return sums[..., _C[spec]]
 
 
 def safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -68,25 +53,19 @@ def safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 def rates_from_sums(sums: np.ndarray, metrics) -> np.ndarray:
     """Rates of shape (..., n_cells, n_metrics) from sums of shape (..., n_cells, len(SUMS))."""
-    out = [safe_divide(_column(sums, _DEFINITIONS[m][0]), _column(sums, _DEFINITIONS[m][1])) for m in metrics]
+    out = [safe_divide(*(sums[..., columns].sum(axis=-1) for columns in _SUM_COLUMNS[m])) for m in metrics]
     return np.stack(out, axis=-1)
 
 
-# metric -> (kinds its numerator counts, kinds its denominator counts); kinds are 2 * label + prediction:
-# 0 true negative, 1 false positive, 2 false negative, 3 true positive. These count rows (events behind a rate).
-_KINDS = {
-    "selection_rate": ((1, 3), (0, 1, 2, 3)),
-    "tpr": ((3,), (2, 3)),
-    "fpr": ((1,), (0, 1)),
-    "fnr": ((2,), (2, 3)),
-    "tnr": ((0,), (0, 1)),
-    "precision": ((3,), (1, 3)),
-    "npv": ((0,), (0, 2)),
-    "accuracy": ((0, 3), (0, 1, 2, 3)),
-    "base_rate": ((2, 3), (0, 1, 2, 3)),
-}
-_COUNT_KINDS = {"n": (0, 1, 2, 3), "positives": (2, 3), "negatives": (0, 1), "predicted positives": (1, 3),
-                "predicted negatives": (0, 2)}
+def tally(per_kind: np.ndarray, kinds) -> np.ndarray:
+    """Sum of per-kind tallies (..., len(KINDS)) over some kinds of row."""
+    return per_kind[..., kind_positions(kinds)].sum(axis=-1)
+
+
+def per_metric(per_kind: np.ndarray, metrics, side: str) -> np.ndarray:
+    """Per-kind tallies (..., len(KINDS)) summed over each metric's ``events`` or ``denominator``:
+    (..., n_metrics)."""
+    return np.stack([tally(per_kind, getattr(DEFINITIONS[m], side)) for m in metrics], axis=-1)
 
 
 def _overall_label(overall, index: pd.Index):
@@ -103,6 +82,37 @@ def _overall_label(overall, index: pd.Index):
     if full in index:
         raise ValueError(f"the overall row's label {full!r} is also a group; pass overall='<another label>'")
     return full
+
+
+@dataclass(frozen=True)
+class Tallies:
+    """What the rates of some cells are measured from: their sums (on the data and on each resample) and their
+    rows, weights and squared weights per kind of row."""
+
+    sums: np.ndarray  # (n_cells, len(SUMS))
+    boot: np.ndarray | None  # (n_boot, n_cells, len(SUMS)) or None
+    rows: np.ndarray  # (n_cells, len(KINDS))
+    wsum: np.ndarray
+    w2sum: np.ndarray
+    weighted: bool
+
+    def pooled(self, n_outer: int, n_inner: int) -> Tallies:
+        """The tallies of cells coded ``outer * n_inner + inner``, added up over the outer level (e.g. strata).
+
+        The L_* sums of a cell are scaled by that cell's largest weight per label (see ``_bootstrap``), so they
+        cannot be added across cells; the pooled ones are the W_* sums, which give the same rates.
+        """
+        def add_up(values, rebuild=False):
+            if values is None:
+                return None
+            values = values.reshape(*values.shape[:-2], n_outer, n_inner, values.shape[-1]).sum(axis=-3)
+            if rebuild:
+                half = len(SUMS) // 2  # W_* first, L_* after, the kinds in the same order
+                values[..., half:] = values[..., :half]
+            return values
+
+        return Tallies(sums=add_up(self.sums, True), boot=add_up(self.boot, True), rows=add_up(self.rows),
+                       wsum=add_up(self.wsum), w2sum=add_up(self.w2sum), weighted=self.weighted)
 
 
 @dataclass(frozen=True)
@@ -125,11 +135,12 @@ class Evaluation:
     min_count: int
     min_events: int
     interval: str
+    tallies: Tallies
     total: Evaluation | None = None  # the overall row: the same quantities over all rows
 
     @property
     def denominators(self) -> list[str]:
-        return [_DEFINITIONS[m][2] for m in self.metrics]
+        return [DEFINITIONS[m].among for m in self.metrics]
 
 
 def select_metrics(ev: Evaluation, metrics) -> Evaluation:
@@ -142,56 +153,69 @@ def select_metrics(ev: Evaluation, metrics) -> Evaluation:
     return replace(ev, metrics=tuple(metrics), total=total, **cols)
 
 
-def _measure(groups: Groups, metrics, sums, boot_sums, rows, wsum, w2sum, weighted: bool, *, min_count,
-             min_events, interval, confidence) -> Evaluation:
-    """Rates, counts, flags and intervals of some cells from their sums and their rows per kind."""
+def measure(groups: Groups, metrics, tallies: Tallies, *, min_count, min_events, interval,
+            confidence) -> Evaluation:
+    """Rates, counts, flags and intervals of some cells from their tallies."""
+    sums, boot_sums, rows, wsum, w2sum = tallies.sums, tallies.boot, tallies.rows, tallies.wsum, tallies.w2sum
     rates = rates_from_sums(sums, metrics)
-    counts = np.column_stack([rows[:, list(_KINDS[m][1])].sum(axis=1) for m in metrics])
-    events = np.column_stack([rows[:, list(_KINDS[m][0])].sum(axis=1) for m in metrics])
+    counts = per_metric(rows, metrics, "denominator")
+    events = per_metric(rows, metrics, "events")
     few = (counts > 0) & ((events < min_events) | (counts - events < min_events))
     boot = None if boot_sums is None else rates_from_sums(boot_sums, metrics)
     lower = upper = method = None
     if boot is not None or interval != "bootstrap":
-        if weighted:  # Kish's effective sample size of the denominator's rows, and the rate's share of it
-            den_w = np.column_stack([wsum[:, list(_KINDS[m][1])].sum(axis=1) for m in metrics])
-            den_w2 = np.column_stack([w2sum[:, list(_KINDS[m][1])].sum(axis=1) for m in metrics])
+        if tallies.weighted:  # Kish's effective sample size of the denominator's rows, and the rate's share of it
+            den_w = per_metric(wsum, metrics, "denominator")
+            den_w2 = per_metric(w2sum, metrics, "denominator")
             n_eff = safe_divide(den_w ** 2, den_w2)
             n_eff = np.where(np.isnan(n_eff), 0.0, n_eff)
             x_eff = np.where(np.isnan(rates), 0.0, rates) * n_eff
         else:
             n_eff, x_eff = counts, events
-        exact = clopper_pearson(x_eff, n_eff, confidence)
         if interval == "exact":
-            lower, upper = exact
+            lower, upper = clopper_pearson(x_eff, n_eff, confidence)
+            method = np.full(rates.shape, "exact", dtype=object)
         elif interval == "wilson":
             lower, upper = wilson(x_eff, n_eff, confidence)
+            method = np.full(rates.shape, "wilson", dtype=object)
         else:
+            # The caller's binomial choice is always honoured; only the percentile bootstrap, which can only
+            # resample the events a cell has (none: an interval of zero width), gives way on few events, to the
+            # exact interval, and the ``interval`` column says so rate by rate.
+            exact = clopper_pearson(x_eff, n_eff, confidence)
             lower, upper = percentile_interval(boot, confidence)
-        # Few events: the bootstrap collapses and Wilson's coverage dips, so those rates get the exact interval.
-        lower, upper = np.where(few, exact[0], lower), np.where(few, exact[1], upper)
-        method = np.where(few, "exact", interval).astype(object)
-    row_counts = pd.DataFrame({k: rows[:, list(v)].sum(axis=1) for k, v in _COUNT_KINDS.items()},
-                              index=groups.index)
+            lower, upper = np.where(few, exact[0], lower), np.where(few, exact[1], upper)
+            method = np.where(few, "exact", "bootstrap").astype(object)
+    row_counts = pd.DataFrame({name: tally(rows, kinds) for name, kinds in ROWS.items()}, index=groups.index)
     return Evaluation(groups=groups, metrics=tuple(metrics), rates=rates, counts=counts, events=events,
                       too_small=counts < min_count, few_events=few, row_counts=row_counts, boot=boot,
                       lower=lower, upper=upper, method=method, confidence=float(confidence),
-                      min_count=min_count, min_events=min_events, interval=interval)
+                      min_count=min_count, min_events=min_events, interval=interval, tallies=tallies)
 
 
 def evaluate(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=None, min_count=30,
              min_events=5, n_boot=None, confidence=0.95, interval="bootstrap", stratify=False, random_state=0,
              overall=False) -> Evaluation:
     """Check the inputs, compute the rates, their flags and (if asked for) their intervals."""
-    y, y_hat, w = check_rows(y_true, y_pred, sample_weight)
-    n = len(y)
-    metrics = check_metrics(metrics)
-    min_count = check_count("min_count", min_count)
-    min_events = check_count("min_events", min_events)
-    n_boot = check_resampling(n_boot, confidence)
-    interval = check_interval(interval)
-    groups = encode_groups(sensitive_features, n)
-    label = _overall_label(overall, groups.index)
-    total = label is not None
+    rows = check_rows(y_true, y_pred, sample_weight)
+    options = check_options(metrics, min_count=min_count, min_events=min_events, n_boot=n_boot,
+                            confidence=confidence, interval=interval)
+    groups = encode_groups(sensitive_features, len(rows[0]))
+    return evaluate_cells(groups, *rows, **options, stratify=stratify, random_state=random_state,
+                          overall=_overall_label(overall, groups.index))
+
+
+def check_options(metrics, *, min_count, min_events, n_boot, confidence, interval) -> dict:
+    """The evaluation's options, checked: metric names, thresholds, resampling and interval method."""
+    return dict(metrics=check_metrics(metrics), min_count=check_count("min_count", min_count),
+                min_events=check_count("min_events", min_events), n_boot=check_resampling(n_boot, confidence),
+                confidence=float(confidence), interval=check_interval(interval))
+
+
+def evaluate_cells(groups: Groups, y, y_hat, w, *, metrics, min_count, min_events, n_boot, confidence, interval,
+                   stratify=False, random_state=0, overall=None) -> Evaluation:
+    """The evaluation of checked rows coded by cell; ``overall``, if not None, labels an overall row."""
+    total = overall is not None
     cats = categorize(groups.codes, y, y_hat, w, groups.n_cells)
     sums = point_sums(cats, total=total)
     boot = None
@@ -200,19 +224,20 @@ def evaluate(y_true, y_pred, *, sensitive_features, metrics=None, sample_weight=
     rows, wsum, w2sum = kind_totals(cats)
     options = dict(min_count=min_count, min_events=min_events, interval=interval, confidence=confidence)
     cells = slice(0, groups.n_cells)
-    ev = _measure(groups, metrics, sums[cells], None if boot is None else boot[:, cells], rows, wsum, w2sum,
-                  w is not None, **options)
+    tallies = Tallies(sums=sums[cells], boot=None if boot is None else boot[:, cells], rows=rows, wsum=wsum,
+                      w2sum=w2sum, weighted=w is not None)
+    ev = measure(groups, metrics, tallies, **options)
     if not total:
         return ev
     if isinstance(groups.index, pd.MultiIndex):
-        index = pd.MultiIndex.from_tuples([label], names=groups.index.names)
+        index = pd.MultiIndex.from_tuples([overall], names=groups.index.names)
     else:
-        index = pd.Index([label], name=groups.index.name)
-    everyone = Groups(codes=np.zeros(n, np.int64), index=index)
-    overall_ev = _measure(everyone, metrics, sums[-1:], None if boot is None else boot[:, -1:],
-                          rows.sum(axis=0, keepdims=True), wsum.sum(axis=0, keepdims=True),
-                          w2sum.sum(axis=0, keepdims=True), w is not None, **options)
-    return replace(ev, total=overall_ev)
+        index = pd.Index([overall], name=groups.index.name)
+    everyone = Groups(codes=np.zeros(len(y), np.int64), index=index)
+    total_tallies = Tallies(sums=sums[-1:], boot=None if boot is None else boot[:, -1:],
+                            rows=rows.sum(axis=0, keepdims=True), wsum=wsum.sum(axis=0, keepdims=True),
+                            w2sum=w2sum.sum(axis=0, keepdims=True), weighted=w is not None)
+    return replace(ev, total=measure(everyone, metrics, total_tallies, **options))
 
 
 def long_index(groups_index: pd.Index, metrics) -> pd.MultiIndex:
@@ -266,7 +291,9 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         A rate is flagged ``few_events`` when fewer than this many rows of its denominator are on either side:
         in its numerator (events: the false positives of an FPR, the correct predictions of an accuracy) or
         not (count - events). With so few events the percentile bootstrap collapses (0 events out of 31 gives
-        [0, 0]) or is far too narrow, so such a rate gets the exact interval whatever ``interval`` says.
+        [0, 0]) or is far too narrow, so under ``interval="bootstrap"`` such a rate gets the exact interval
+        instead (its ``interval`` column says ``exact``). An exact or Wilson interval asked for is always the
+        one given.
     interval : {"bootstrap", "exact", "wilson"}, default "bootstrap"
         The interval on each rate: the percentile bootstrap (needs ``n_boot``; without it there are no
         intervals), the exact Clopper-Pearson binomial interval or the Wilson score interval (neither needs
@@ -285,8 +312,8 @@ def group_rates(y_true, y_pred, *, sensitive_features, metrics=None, sample_weig
         numerator), ``denominator`` (what the count counts: n, positives, negatives, predicted positives or
         predicted negatives),
         ``too_small``, ``few_events`` and, with intervals, ``lower``, ``upper`` and ``interval`` (the method
-        used for that row: ``exact`` wherever ``few_events``). Parity between groups means equal ``rate``
-        values.
+        used for that row: the one asked for, except ``exact`` for a few-events rate under the bootstrap).
+        Parity between groups means equal ``rate`` values.
 
     Examples
     --------

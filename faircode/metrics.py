@@ -10,8 +10,10 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
   times faster than ``MetricFrame(n_boot=...)`` (see ``scripts/benchmarks/bench_metrics.py``), with an option
   to resample within groups; or exact (Clopper-Pearson) or Wilson intervals on the rates (``interval=``);
 - a rate resting on few events (fewer than ``min_events`` rows on either side of its numerator, e.g. 0 false
-  positives among 31 negatives) is flagged ``few_events`` and gets the exact interval, since the bootstrap's
-  collapses there; gaps involving it are flagged too, and the formatters show both flags;
+  positives among 31 negatives) is flagged ``few_events``; under the bootstrap it gets the exact interval, since
+  the bootstrap's collapses there (an exact or Wilson interval asked for is always the one given, and every
+  rate's ``interval`` column names its method); gaps involving it are flagged too, and the formatters show both
+  flags;
 - a conditional (standardised) gap, ``conditional_gaps``: the within-stratum gaps of each group to a reference,
   averaged with each stratum's share of rows as weight, beside the pooled gap, with intervals from the same
   resamples;

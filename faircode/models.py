@@ -1,11 +1,15 @@
 """The model families the audits compare, as unfitted, seeded scikit-learn estimators."""
 from __future__ import annotations
 
+import numpy as np
+
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
+
+from faircode._choices import check_name
 
 __all__ = ["MODELS", "build_model"]
 
@@ -48,14 +52,18 @@ def build_model(name: str, random_state: int = 0):
     name : {"logistic_regression", "random_forest", "gradient_boosting", "decision_tree"}
         The model family.
     random_state : int
-        Seed for every random choice the estimator makes; the same seed gives the same fitted model.
+        Seed for every random choice the estimator makes (0 to 2**32 - 1, as scikit-learn accepts); the same
+        seed gives the same fitted model. Anything else (a string, a float, None) is an error here, at build
+        time, rather than at fit.
 
     Examples
     --------
     >>> build_model("decision_tree", 7).random_state
     7
     """
-    if name not in _BUILDERS:
-        valid = ", ".join(repr(m) for m in MODELS)
-        raise ValueError(f"unknown model {name!r}; the models are: {valid}")
-    return _BUILDERS[name](random_state)
+    name = check_name(name, MODELS, "model")
+    if (isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer))
+            or not 0 <= random_state < 2**32):
+        raise ValueError(f"random_state must be an int seed from 0 to 2**32 - 1; got {type(random_state).__name__} "
+                         f"{random_state!r}")
+    return _BUILDERS[name](int(random_state))

@@ -1,5 +1,6 @@
 """The audit loader: the calls the explainer pages make, the split, the masks, the encodings, the errors."""
 import math
+import pathlib
 import re
 import shutil
 
@@ -10,7 +11,7 @@ import pytest
 from faircode._audits import DataFileError, get_manifest, list_audits, load_audit
 from faircode.benchmark import load_audit as load_audit_from_benchmark
 
-AUDITS = ["Benefits Denial", "German Credit Lending"]
+AUDITS = ["Benefits Denial", "German Credit Lending", "Pretrial Risk Assessment"]
 
 
 @pytest.fixture(scope="module", params=AUDITS)
@@ -18,7 +19,7 @@ def audit(request):
     return load_audit(request.param)
 
 
-def test_both_audits_are_found():
+def test_every_audit_is_found():
     assert list_audits() == AUDITS
 
 
@@ -38,7 +39,7 @@ def test_attributes_the_pages_use(audit):
     assert audit.X.iloc[rows].shape == (5, audit.X.shape[1])
     assert audit.y.to_numpy()[rows].shape == (5,)
     for mask in audit.masks.values():
-        assert set(np.unique(mask)) <= {0, 1} and len(mask) == n
+        assert set(np.unique(mask.dropna())) <= {0, 1} and len(mask) == n
 
 
 @pytest.mark.parametrize("name", AUDITS)
@@ -91,6 +92,61 @@ def test_masks_mark_the_named_groups():
     assert (german.raw.loc[german.masks["sex"] == 1, "personal_status"].str.startswith("female")).all()
 
 
+def test_unknown_country_is_in_neither_group():
+    """Adult's "?" (country not recorded) is neither born abroad (1) nor US-born (0): its mask is missing."""
+    adult = load_audit("Benefits Denial")
+    country, mask = adult.raw["native.country"], adult.masks["native.country"]
+    unknown = country == "?"
+    assert unknown.sum() == 583
+    assert mask[unknown].isna().all() and mask[~unknown].notna().all()
+    assert (country[mask == 1] != "United-States").all() and not (country[mask == 1] == "?").any()
+    assert (mask == 1).sum() + (mask == 0).sum() + unknown.sum() == len(adult.raw)
+    # faircode's metrics refuse a group column with missing values instead of counting them in either group.
+    from faircode.metrics import group_rates
+    y = adult.y.to_numpy()
+    with pytest.raises(ValueError, match="583 missing values"):
+        group_rates(y, y, sensitive_features={"native.country": mask.to_numpy()}, metrics=["selection_rate"])
+    # Dropping them leaves the known rows' two groups.
+    known = mask.notna().to_numpy()
+    rates = group_rates(y[known], y[known], sensitive_features={"native.country": mask[known].astype(int).to_numpy()},
+                        metrics=["selection_rate"])
+    assert rates["count"].sum() == len(adult.raw) - 583
+
+
+def test_unknown_value_listed_in_the_rule_is_an_error(tmp_path):
+    from faircode._manifest import read_manifest
+    text = pathlib.Path("Benefits Denial/audit.toml").read_text().replace('unknown = ["?"]',
+                                                                         'unknown = ["United-States"]')
+    (tmp_path / "audit.toml").write_text(text)
+    with pytest.raises(ValueError, match="listed both as unknown and in the group's rule"):
+        read_manifest(tmp_path / "audit.toml")
+
+
+def test_compas_masks_outcome_and_filtered_rows():
+    compas = load_audit("Pretrial Risk Assessment")
+    raw = compas.raw
+    assert len(raw) == 6172 and compas.y.sum() == 2809  # ProPublica's filtered two-year sample
+    assert (compas.y == raw["two_year_recid"]).all()
+    black = compas.masks["race"] == 1
+    assert black.sum() == 3175 and (raw.loc[black, "race"] == "African-American").all()
+    # Every other race is in the rest of the race mask, Caucasian defendants included.
+    assert set(raw.loc[~black, "race"]) == {"Caucasian", "Hispanic", "Other", "Asian", "Native American"}
+    assert (raw.loc[compas.masks["sex"] == 1, "sex"] == "Female").all() and compas.masks["sex"].sum() == 1175
+    assert (raw.loc[compas.masks["age"] == 1, "age"] < 25).all()
+    assert (raw.loc[compas.masks["age"] == 1, "age_cat"] == "Less than 25").all()
+
+
+@pytest.mark.parametrize("strategy", ["baseline", "S1", "S2"])
+def test_compas_tool_outputs_are_never_features_but_stay_available(strategy):
+    compas = load_audit("Pretrial Risk Assessment", strategy=strategy)
+    owners = {c.split("=", 1)[0] for c in compas.X.columns}
+    tool = {"decile_score", "score_text", "v_decile_score", "v_score_text"}
+    assert not owners & tool
+    assert tool <= set(compas.X_all.columns) and tool <= set(compas.raw.columns)
+    assert set(compas.raw["score_text"]) == {"Low", "Medium", "High"}
+    assert compas.raw["decile_score"].between(1, 10).all()
+
+
 @pytest.mark.parametrize("name", AUDITS)
 def test_strategies_choose_columns(name):
     manifest = get_manifest(name)
@@ -140,7 +196,8 @@ def test_returned_data_is_a_copy():
 
 
 def test_unknown_audit_lists_the_audits():
-    message = "unknown audit 'Nope'; the audits are: 'Benefits Denial', 'German Credit Lending'"
+    message = ("unknown audit 'Nope'; the audits are: 'Benefits Denial', 'German Credit Lending', "
+               "'Pretrial Risk Assessment'")
     with pytest.raises(ValueError, match=re.escape(message)):
         load_audit("Nope")
 
@@ -148,6 +205,32 @@ def test_unknown_audit_lists_the_audits():
 def test_unknown_strategy_lists_the_strategies():
     with pytest.raises(ValueError, match=r"unknown strategy 'S9'.*'baseline', 'S0', 'S1', 'S2'"):
         load_audit("Benefits Denial", strategy="S9")
+
+
+def test_a_list_where_a_name_is_expected_says_so():
+    with pytest.raises(ValueError, match=re.escape("audit must be one name (a str), not a list; got "
+                                                   "['German Credit Lending']. The audits are: 'Benefits Denial'")):
+        load_audit(["German Credit Lending"])
+    with pytest.raises(ValueError, match=re.escape("strategy must be one name (a str), not a list; got ['S2']. "
+                                                   "The strategies are: 'baseline', 'S0', 'S1', 'S2' (S3, S4")):
+        load_audit("German Credit Lending", ["S2"])
+
+
+def test_a_root_that_is_not_a_folder_is_named(tmp_path):
+    missing = tmp_path / "nowhere"
+    message = f"audit root {str(missing)!r} is not a folder; give the folder that holds the audit folders"
+    for call in (lambda: list_audits(missing), lambda: load_audit("German Credit Lending", root=missing),
+                 lambda: get_manifest("German Credit Lending", missing)):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            call()
+    with pytest.raises(ValueError, match=re.escape(f"the audit root {str(tmp_path)!r} holds no audit folder")):
+        load_audit("German Credit Lending", root=tmp_path)
+
+
+def test_a_root_from_the_environment_says_where_it_came_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAIRCODE_AUDIT_ROOT", str(tmp_path / "gone"))
+    with pytest.raises(ValueError, match=re.escape("(from $FAIRCODE_AUDIT_ROOT) is not a folder")):
+        list_audits()
 
 
 def _copy_audit(tmp_path, name="German Credit Lending"):

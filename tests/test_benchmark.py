@@ -54,7 +54,7 @@ def _prefixes(columns):
 
 # ---- feature sets -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("audit", ["German Credit Lending", "Benefits Denial"])
+@pytest.mark.parametrize("audit", ["German Credit Lending", "Benefits Denial", "Pretrial Risk Assessment"])
 def test_feature_sets_drop_protected_then_proxies(audit):
     manifest = load_audit(audit).manifest
     protected, proxies = set(manifest.protected), set(manifest.proxies)
@@ -165,11 +165,51 @@ def test_reweighing_rejects_one_group_and_bad_shapes():
 
 # ---- the grid -------------------------------------------------------------------------------------------
 
-def test_split_recipe_reproduces_the_audits_split():
+def test_every_strategy_runs_on_the_compas_audit_under_its_equalized_odds_target():
+    results = run_benchmark(["Pretrial Risk Assessment"], models=["decision_tree"], n_jobs=1, n_boot=20)
+    assert list(results["strategy"].unique()) == ["baseline", "S1", "S2", "S3", "S4", "reweighing"]
+    assert set(results["attribute"]) == {"race", "sex", "age"}
+    mitigated = results[results["strategy"].isin(["S3", "S4", "reweighing"])]
+    assert set(mitigated["target"]) == {"race: equalized_odds"}
+    assert (results["n_test"] == 1235).all() and results["accuracy"].between(0.55, 0.8).all()
+
+
+# SHA-256 of the sorted test row positions (little-endian int64) that every committed page was built on: the
+# audit's own split (seed 0 here means the manifest's random_state) and the benchmark's first re-split (+1). A
+# change to the split recipe, to scikit-learn's splitter or to the data's row order changes them.
+COMMITTED_TEST_SPLITS = {
+    ("German Credit Lending", 0): (200, "91391db54de4a8b173a6e206e617718d2701342f8d23c9bba7c7f442031282ed"),
+    ("German Credit Lending", 1): (200, "43a3e422c36a94d40404fc7d8e339709695821643169bdb5ca45133935a4ebc3"),
+    ("Benefits Denial", 0): (6513, "d0ed700f08e255398f879cfe159432cba6e94b694367c2689942bb4d70fcb8a1"),
+    ("Benefits Denial", 1): (6513, "b70851da80d64393736898a1662065e0ddebbc77ea8e23504fe76c7f8c0757c3"),
+}
+
+
+def _digest(rows) -> str:
+    return hashlib.sha256(np.asarray(rows, dtype="<i8").tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("audit, offset", sorted(COMMITTED_TEST_SPLITS))
+def test_split_recipe_reproduces_the_committed_splits(audit, offset):
+    data = load_audit(audit)
+    size, digest = COMMITTED_TEST_SPLITS[audit, offset]
+    if offset == 0:
+        train, test = data.idx_train, data.idx_test
+    else:  # the re-split run_benchmark makes for its second seed
+        train, test = stratified_split(data.y, test_size=data.manifest.test_size,
+                                       random_state=data.random_state + offset)
+    assert len(test) == size and _digest(test) == digest
+    np.testing.assert_array_equal(np.sort(np.concatenate([train, test])), np.arange(len(data.y)))
+
+
+def test_the_split_check_fails_on_another_split():
+    """The digests above tell splits apart: the next seed's split, or one row swapped, gives another digest."""
     data = load_audit(CREDIT)
-    train, test = stratified_split(data.y, test_size=data.manifest.test_size, random_state=data.random_state)
-    np.testing.assert_array_equal(train, data.idx_train)
-    np.testing.assert_array_equal(test, data.idx_test)
+    _, other = stratified_split(data.y, test_size=data.manifest.test_size, random_state=data.random_state + 2)
+    swapped = data.idx_test.copy()
+    swapped[0] = data.idx_train[0]
+    committed = {digest for _, digest in COMMITTED_TEST_SPLITS.values()}
+    assert _digest(other) not in committed and _digest(np.sort(swapped)) not in committed
 
 
 def test_results_identical_across_runs_and_worker_counts(tiny_root):
@@ -228,7 +268,14 @@ def test_csv_bytes_are_stable(tiny_root, tmp_path):
     (dict(models=["svm"]), "unknown model 'svm'; the models are: 'logistic_regression', 'random_forest', "
                            "'gradient_boosting', 'decision_tree'"),
     (dict(audits=["Nope"]), "unknown audit 'Nope'; the audits are: " + ", ".join(repr(a) for a in list_audits())),
-    (dict(seeds=0), "seeds must be a positive whole number of splits; got 0"),
+    (dict(seeds=0), "seeds must be a whole number of splits from 1 to 100; got 0"),
+    (dict(seeds=10**6), "seeds must be a whole number of splits from 1 to 100; got 1000000"),
+    (dict(n_jobs=0), "n_jobs must be a positive number of workers, or negative (-1: every core), or None; got 0"),
+    (dict(n_boot=0), "n_boot must be a positive whole number of bootstrap resamples; got 0"),
+    (dict(models=[["svm"]]), "model must be one name (a str), not a list; got ['svm']. The models are: "
+                             "'logistic_regression', 'random_forest', 'gradient_boosting', 'decision_tree'"),
+    (dict(strategies=[["S2"]]), "strategy must be one name (a str), not a list; got ['S2']. The strategies are: "
+                                "'baseline', 'S0', 'S1', 'S2', 'S3', 'S4', 'reweighing'"),
 ])
 def test_bad_names_are_rejected_with_the_valid_ones(kwargs, message):
     with pytest.raises(ValueError) as err:
@@ -241,6 +288,38 @@ def test_cli_bad_name_exits_with_usage_error(capsys):
         main(["--strategy", "S5"])
     assert exit_.value.code == 2
     assert "unknown strategy 'S5'; the strategies are: 'baseline', 'S0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bootstrap", "0"], "argument --bootstrap: expected a number of at least 1; got 0"),
+    (["--jobs", "0"], "argument --jobs: expected a non-zero number (a count of workers, or -1 for every core); got 0"),
+    (["--seeds", "101"], "argument --seeds: expected a number from 1 to 100; got 101"),
+    (["--seeds", "many"], "argument --seeds: expected a whole number; got 'many'"),
+    (["--csv", "{tmp}/no such folder/out.csv"], "argument --csv: cannot write '{tmp}/no such folder/out.csv': "
+                                                 "No such file or directory"),
+    (["--csv", "{tmp}"], "argument --csv: cannot write '{tmp}': {tmp} is a folder"),
+])
+def test_cli_rejects_bad_sizes_and_paths_before_any_fit(argv, message, tmp_path, monkeypatch, capsys):
+    def no_fit(*args, **kwargs):
+        raise AssertionError("run_benchmark was called")
+
+    monkeypatch.setattr("faircode.benchmark.__main__.run_benchmark", no_fit)
+    with pytest.raises(SystemExit) as exit_:
+        main([arg.format(tmp=tmp_path) for arg in argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m faircode.benchmark") and err.rstrip().endswith(
+        "error: " + message.format(tmp=tmp_path))
+    assert list(tmp_path.iterdir()) == []  # the writability check leaves no file behind
+
+
+def test_cli_checks_a_writable_csv_without_leaving_a_file(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr("faircode.benchmark.__main__.run_benchmark", lambda *a, **k: calls.append(k) or pd.DataFrame())
+    monkeypatch.setattr("faircode.benchmark.__main__.format_results", lambda *a, **k: "")
+    monkeypatch.setattr("faircode.benchmark.__main__.write_csv", lambda *a, **k: None)
+    assert main(["--audit", CREDIT, "--csv", str(tmp_path / "out.csv"), "--quiet", "--jobs", "2"]) == 0
+    assert calls[0]["n_jobs"] == 2 and list(tmp_path.iterdir()) == []
 
 
 def test_bad_target_and_constraint(tiny_root):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import faircode._conditional
-from faircode.metrics import conditional_gaps, gaps_to_reference
+from faircode.metrics import conditional_gaps, format_gaps, gaps_to_reference
 
 
 @pytest.fixture
@@ -125,8 +125,8 @@ BASE = dict(y_true=[0, 1, 1, 0], y_pred=[0, 1, 0, 1], sensitive_features=["a", "
      "strata column 'size' has 3 rows but y_true has 4"),
     (dict(strata=["x", None, "x", "y"]), "strata has 1 missing values; give every row a stratum"),
     (dict(strata={}), "strata is empty"),
-    (dict(weights="rows"), "weights must be one of 'stratum', 'group', 'reference'; got 'rows'"),
-    (dict(metrics=["recall"]), "unknown metric 'recall'; the metrics are: selection_rate, tpr"),
+    (dict(weights="rows"), "unknown weights 'rows'; the weightings are: 'stratum', 'group', 'reference'"),
+    (dict(metrics=["recall"]), "unknown metric 'recall'; the metrics are: 'selection_rate', 'tpr'"),
     (dict(sensitive_features=["a"] * 4), "a gap needs at least two groups; sensitive_features has 1 group"),
     (dict(n_boot=0), "n_boot must be a positive integer or None; got 0"),
     (dict(min_count=-1), "min_count must be a non-negative integer; got -1"),
@@ -143,6 +143,79 @@ def test_no_stratum_with_both_groups_gives_nan():
                             strata=["x", "x", "y", "y"], reference="a")
     assert np.isnan(gaps["conditional"].iloc[0])
     assert gaps["strata_used"].iloc[0] == 0 and gaps["strata_left_out"].iloc[0] == 2
+
+
+@pytest.mark.parametrize("metric, fairlearn_metric", [("selection_rate", "selection_rate"),
+                                                     ("tpr", "true_positive_rate"),
+                                                     ("fpr", "false_positive_rate")])
+def test_within_stratum_gaps_match_fairlearn_control_features(data, metric, fairlearn_metric):
+    """fairlearn's MetricFrame(control_features=...) gives each group's rate within each stratum; the conditional
+    gap is their row-weighted mean difference, and fairlearn's per-stratum difference() is its size."""
+    import fairlearn.metrics as flm
+
+    frame = data[data["stratum"] != "d"]  # stratum d has no row of group b: fairlearn's frame would hold NaN
+    mf = flm.MetricFrame(metrics=getattr(flm, fairlearn_metric), y_true=frame["y"], y_pred=frame["y_pred"],
+                         sensitive_features=frame["group"], control_features=frame["stratum"])
+    within = mf.by_group.unstack("group")
+    gaps = conditional_gaps(frame["y"], frame["y_pred"], sensitive_features=frame["group"],
+                            strata=frame["stratum"], reference="a", metrics=[metric], min_count=0)
+    share = frame["stratum"].value_counts().reindex(within.index)
+    expected = np.average(within["b"] - within["a"], weights=share)
+    assert gaps.loc[("b", metric), "conditional"] == pytest.approx(expected, abs=1e-12)
+    # The size of each within-stratum gap is fairlearn's difference() per control stratum.
+    np.testing.assert_allclose((within["b"] - within["a"]).abs(), mf.difference(), atol=1e-12)
+    pooled = flm.MetricFrame(metrics=getattr(flm, fairlearn_metric), y_true=frame["y"], y_pred=frame["y_pred"],
+                             sensitive_features=frame["group"]).by_group
+    assert gaps.loc[("b", metric), "pooled"] == pytest.approx(pooled["b"] - pooled["a"], abs=1e-12)
+
+
+def test_reference_checks_and_flags_are_those_of_gaps_to_reference(data):
+    """Same default reference (the group with the most rows), the same too-small and few-events flags."""
+    args = dict(sensitive_features=data["group"], metrics=["tpr", "fpr"], min_count=200, min_events=40)
+    gaps = conditional_gaps(data["y"], data["y_pred"], strata=data["stratum"], **args)
+    plain = gaps_to_reference(data["y"], data["y_pred"], **args)
+    assert gaps["reference"].tolist() == plain["reference"].tolist() == ["a", "a"]
+    for column in ("too_small", "few_events", "denominator"):
+        assert gaps[column].tolist() == plain[column].tolist()
+    assert gaps["too_small"].any() and gaps["few_events"].any()
+
+
+def test_strata_with_few_events_are_counted_and_formatted():
+    # Stratum x: 40 negatives per group, no false positive in group b's; stratum y: plenty on both sides.
+    rng = np.random.default_rng(4)
+    y = np.concatenate([np.zeros(80, int), rng.integers(0, 2, 400)])
+    y_pred = np.concatenate([np.r_[np.ones(10, int), np.zeros(30, int)], np.zeros(40, int),
+                             rng.integers(0, 2, 400)])
+    group = np.r_[["a"] * 40, ["b"] * 40, rng.choice(["a", "b"], 400)]
+    stratum = np.r_[["x"] * 80, ["y"] * 400]
+    gaps = conditional_gaps(y, y_pred, sensitive_features={"g": group}, strata=stratum, reference="a",
+                            metrics=["fpr"], n_boot=200)
+    row = gaps.loc[("b", "fpr")]
+    assert row["strata_used"] == 2 and row["strata_few_events"] == 1 and row["strata_too_small"] == 0
+    assert not row["few_events"] and row["weights"] == "stratum"
+    text = format_gaps(gaps)
+    assert list(text.columns) == ["pooled", "conditional", "strata_used", "count", "reference_count"]
+    assert text.loc[("b", "fpr"), "conditional"] == (
+        f"{row['conditional']:.3f} [{row['conditional_lower']:.3f}, {row['conditional_upper']:.3f}] "
+        "(1 with few events of 2 strata)")
+    assert text.loc[("b", "fpr"), "pooled"] == (
+        f"{row['pooled']:.3f} [{row['pooled_lower']:.3f}, {row['pooled_upper']:.3f}]")
+    small = conditional_gaps(y, y_pred, sensitive_features={"g": group}, strata=stratum, reference="a",
+                             metrics=["fpr"], min_count=500)
+    assert format_gaps(small).loc[("b", "fpr"), "pooled"].startswith("too small (negatives=")
+    none = conditional_gaps([0, 1, 1, 0], [0, 1, 0, 1], sensitive_features=["a", "a", "b", "b"],
+                            strata=["x", "x", "y", "y"], reference="a", min_count=0)
+    assert format_gaps(none)["conditional"].iloc[0] == "undefined (no stratum has both rates)"
+
+
+def test_the_table_keeps_its_meaning_in_columns_through_a_csv_round_trip(data, tmp_path):
+    gaps = conditional_gaps(data["y"], data["y_pred"], sensitive_features={"group": data["group"]},
+                            strata=data["stratum"], weights="group", n_boot=100)
+    gaps.to_csv(tmp_path / "gaps.csv")
+    again = pd.read_csv(tmp_path / "gaps.csv", index_col=["group", "metric"])
+    assert not gaps.attrs
+    pd.testing.assert_frame_equal(format_gaps(again), format_gaps(gaps))
+    assert again["weights"].iloc[0] == "group"
 
 
 def test_docstring_example_runs():

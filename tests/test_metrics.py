@@ -184,8 +184,8 @@ def test_format_with_intervals_and_gaps(data):
     (dict(y_true=["no", "yes", "yes"], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"]),
      "y_true must hold binary labels 0 and 1"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"], metrics=["recall"]),
-     "unknown metric 'recall'; the metrics are: selection_rate, tpr, fpr, fnr, tnr, precision, npv, accuracy, "
-     "base_rate"),
+     "unknown metric 'recall'; the metrics are: 'selection_rate', 'tpr', 'fpr', 'fnr', 'tnr', 'precision', "
+     "'npv', 'accuracy', 'base_rate'"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", None, "b"]),
      "sensitive feature 'sensitive_feature_0' has 1 missing values"),
     (dict(y_true=[0, 1, 1], y_pred=[0, 1, 1], sensitive_features=["a", "b", "b"], sample_weight=[1, -1, 1]),
@@ -273,6 +273,26 @@ def test_no_errors_out_of_31_gets_an_exact_interval_and_a_flag(no_false_positive
     text = format_rates(table)
     assert text.loc["a", "fpr"] == f"0.000 [0.000, {row['upper']:.3f}] (0/31, exact)"
     assert text.loc["b", "fpr"].count("(") == 0
+
+
+def test_a_binomial_interval_asked_for_is_the_one_given_even_on_few_events(no_false_positive):
+    """interval="wilson" (or "exact") is honoured on every rate, few events or not, and every label says so."""
+    from scipy.stats import norm
+
+    y, y_pred, group = no_false_positive
+    for interval in ("wilson", "exact"):
+        table = group_rates(y, y_pred, sensitive_features={"g": group}, metrics=["fpr"], interval=interval)
+        assert (table["interval"] == interval).all()
+        row = table.loc[("a", "fpr")]
+        assert row["few_events"] and row["events"] == 0 and row["count"] == 31
+        text = format_rates(table)
+        assert text.loc["a", "fpr"] == f"0.000 [0.000, {row['upper']:.3f}] (0/31, {interval})"
+        assert "exact" not in " ".join(text["fpr"]) or interval == "exact"
+    # Wilson's upper end on 0 of 31: z^2 / (31 + z^2), below the exact 0.112.
+    z = norm.ppf(0.975)
+    wilson = group_rates(y, y_pred, sensitive_features={"g": group}, metrics=["fpr"], interval="wilson")
+    assert wilson.loc[("a", "fpr"), "upper"] == pytest.approx(z * z / (31 + z * z), rel=1e-12)
+    assert wilson.loc[("a", "fpr"), "upper"] < 1 - 0.025 ** (1 / 31)
 
 
 def test_gaps_involving_a_few_event_rate_are_flagged_and_shown_without_interval(no_false_positive):
@@ -397,8 +417,14 @@ def test_bad_new_options_say_what_arrived(kwargs, message):
         group_rates([0, 1, 1], [0, 1, 1], sensitive_features=["a", "b", "b"], **kwargs)
 
 
+def test_a_list_where_a_metric_name_is_expected_says_so():
+    with pytest.raises(ValueError, match=re.escape("metric must be one name (a str), not a list; got ['tpr']. "
+                                                   "The metrics are: 'selection_rate'")):
+        group_rates([0, 1], [0, 1], sensitive_features=["a", "b"], metrics=[["tpr"]])
+
+
 def test_bad_gap_metrics():
-    with pytest.raises(ValueError, match=re.escape("unknown metric 'ppv'; the metrics are: selection_rate")):
+    with pytest.raises(ValueError, match=re.escape("unknown metric 'ppv'; the metrics are: 'selection_rate'")):
         disaggregate([0, 1, 1, 0], [0, 1, 1, 1], sensitive_features=["a", "b", "b", "a"], gap_metrics=["ppv"])
 
 
@@ -418,3 +444,23 @@ def test_categorical_features_keep_their_category_order():
     gaps = gaps_to_reference(y, pred, sensitive_features={"band": band}, reference="middle",
                              metrics=["selection_rate"])
     assert list(gaps.index.get_level_values("band")) == ["young", "old"]
+
+
+def test_every_metric_is_one_record_and_the_tables_follow_it():
+    """One record per rate (kinds of row counted, among which rows); counts, events and denominators follow."""
+    from faircode._bootstrap import SUMS
+    from faircode._definitions import DEFINITIONS, KINDS, ROWS
+
+    assert tuple(DEFINITIONS) == METRICS and len(METRICS) == 9
+    assert set(SUMS) == {f"{scale}_{kind}" for scale in ("W", "L") for kind in KINDS}
+    rng = np.random.default_rng(2)
+    y, y_pred = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    kind = pd.Series(np.asarray(KINDS)[2 * y + y_pred])
+    table = group_rates(y, y_pred, sensitive_features=["all"] * 300, metrics=list(METRICS), min_count=0)
+    for name, record in DEFINITIONS.items():
+        assert set(record.events) < set(record.denominator) and record.among in ROWS
+        row = table.loc[("all", name)]
+        assert row["denominator"] == record.among
+        assert row["count"] == kind.isin(record.denominator).sum()
+        assert row["events"] == kind.isin(record.events).sum()
+        assert row["rate"] == row["events"] / row["count"]

@@ -42,3 +42,21 @@ def test_logistic_regression_converges_without_warnings():
 def test_unknown_model_lists_the_models():
     with pytest.raises(ValueError, match=re.escape("unknown model 'svm'; the models are: 'logistic_regression'")):
         build_model("svm", 0)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("decision_tree", "seven"), "random_state must be an int seed from 0 to 2**32 - 1; got str 'seven'"),
+    (("decision_tree", 7.0), "random_state must be an int seed from 0 to 2**32 - 1; got float 7.0"),
+    (("decision_tree", -1), "random_state must be an int seed from 0 to 2**32 - 1; got int -1"),
+    (("decision_tree", True), "random_state must be an int seed from 0 to 2**32 - 1; got bool True"),
+    ((["decision_tree"], 0), "model must be one name (a str), not a list; got ['decision_tree']. The models are: "
+                             "'logistic_regression', 'random_forest', 'gradient_boosting', 'decision_tree'"),
+])
+def test_bad_arguments_fail_at_build_time(args, message):
+    with pytest.raises(ValueError) as err:
+        build_model(*args)
+    assert str(err.value) == message
+
+
+def test_numpy_integer_seeds_are_accepted():
+    assert build_model("random_forest", np.int64(3)).random_state == 3

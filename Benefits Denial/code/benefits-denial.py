@@ -24,25 +24,28 @@ print(f"not given to any model: {', '.join(manifest.unused)}")
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 test = np.isin(np.arange(len(data.y)), data.idx_test)
 y = data.y.to_numpy()
 table = []
 for attribute, mask in data.masks.items():
-    named = mask.to_numpy() == 1
+    # A row whose value is unknown (native country "?") is in neither the named group nor the rest.
+    named, rest = mask.eq(1).fillna(False).to_numpy(bool), mask.eq(0).fillna(False).to_numpy(bool)
     table.append({"attribute": attribute, "named group": data.groups[attribute],
                   "group n": f"{named.sum():,}", "group rate": f"{y[named].mean():.3f}",
-                  "rest n": f"{(~named).sum():,}", "rest rate": f"{y[~named].mean():.3f}",
+                  "rest n": f"{rest.sum():,}", "rest rate": f"{y[rest].mean():.3f}",
+                  "unknown n": f"{int(mask.isna().sum()):,}",
                   "group n (test)": f"{named[test].sum():,}", "above $50K (test)": y[named & test].sum()})
-print("Share with income above $50K (rate) in the named group and in everyone else:")
-print(pd.DataFrame(table).to_string(index=False))
+print("Share with income above $50K (rate) in the named group and in the rest (unknown: in neither):")
+show(pd.DataFrame(table), index=False)
 
 # %%
-from faircode.benchmark import format_results, run_benchmark
+from faircode.benchmark import run_benchmark, show_results
 
 MODELS = ["logistic_regression", "gradient_boosting"]
 results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
-print(format_results(results), end="")
+show_results(results)
 
 # %%
 import matplotlib.pyplot as plt
@@ -81,4 +84,6 @@ changes = pd.DataFrame({("S2", "parity gap"): wide["parity_gap"]["S2"]} | {
 })
 print(f"S2's parity gap, and each mitigation's change from S2 on the same split, {target.attribute} ({data.groups[target.attribute]}), "
       f"logistic regression, {SPLITS} splits of the {len(data.y):,} rows:")
-print(changes.to_string(float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}"))  # + 0.0: no "-0.000"
+# One row per strategy and measure, one column per split: long rather than wide.
+by_split = changes.T.rename_axis(["strategy", "measure"]).rename(columns=lambda seed: f"seed {seed}")
+show(by_split, float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}")  # + 0.0: no "-0.000"

@@ -59,7 +59,8 @@ parts, seed = score_audit("Benefits Denial")
 scores, y, women = parts["test"]
 n = len(scores)
 print(f"test rows {n:,} (women {int(women.sum()):,}, men {int(n - women.sum()):,}); "
-      f"candidate rules {len(GRID)} x {len(GRID)} = {len(GRID) ** 2:,}")
+      f"candidate rules {len(GRID)} x {len(GRID)} = {len(GRID) ** 2:,}, thresholds {GRID[0]:.2f} to {GRID[-1]:.2f} "
+      f"in steps of {GRID[1] - GRID[0]:.2f}")
 
 # %%
 import numpy as np
@@ -94,15 +95,15 @@ def random_halves(n, repeats, seed):
     return halves
 
 
-def summarise(label, reported, fresh, sign=1):
+def summarise(reported, fresh, sign=1):
     """One table row: mean reported and fresh values and the mean, 5th and 95th percentile of the optimism."""
     optimism = sign * (fresh - reported)
     low, high = np.percentile(optimism, [5, 95])
-    return f"{label:<34}{reported.mean():>10.4f}{fresh.mean():>9.4f}{optimism.mean():>+11.4f}  [{low:+.4f}, {high:+.4f}]"
+    return {"reported": f"{reported.mean():.4f}", "fresh": f"{fresh.mean():.4f}",
+            "optimism": f"{optimism.mean():+.4f}", "5th-95th pct": f"[{low:+.4f}, {high:+.4f}]"}
 
 
 REPEATS = 300
-HEADER = f"{'':<34}{'reported':>10}{'fresh':>9}{'optimism':>11}  5th-95th pct"
 
 
 def thresholdout(train_answers, holdout_answers, threshold, sigma, budget, rng):
@@ -130,6 +131,8 @@ def thresholdout(train_answers, holdout_answers, threshold, sigma, budget, rng):
 
 # %%
 import numpy as np
+import pandas as pd
+from faircode.display import show
 
 BUDGET = 1000  # holdout uses allowed per analysis; every run below stays under it (the output says so)
 
@@ -171,9 +174,9 @@ def print_comparison(result):
           f"holdout consulted per analysis: median {np.median(used):.0f} (min {used.min()}, max {used.max()}) "
           f"of {2 * len(GRID) ** 2:,} queries; analyses that hit the budget of {BUDGET}: {int((used >= BUDGET).sum())}")
     for quantity, sign in [("gap", 1), ("acc", -1)]:
-        print(("|gap|" if quantity == "gap" else "accuracy") + "\n" + HEADER)
-        for way in ["chosen on half A", "chosen via Thresholdout", "fixed in advance"]:
-            print(summarise(way, *result[way][quantity], sign=sign))
+        ways = ["chosen on half A", "chosen via Thresholdout", "fixed in advance"]
+        rows = [summarise(*result[way][quantity], sign=sign) for way in ways]
+        show(pd.DataFrame(rows, index=pd.Index(ways, name="|gap|" if quantity == "gap" else "accuracy")))
 
 
 benefits = compare(parts, seed)

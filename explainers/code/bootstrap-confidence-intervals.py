@@ -6,6 +6,7 @@
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 from faircode import load_audit
 from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
@@ -33,11 +34,11 @@ rates = group_rates(g_true, g_pred, sensitive_features={"age": g_age}, metrics=M
                     n_boot=N_BOOT, random_state=SEED, overall=True)
 print(f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows, "
       f"95% percentile bootstrap, {N_BOOT:,} resamples of the rows\n")
-print(format_rates(rates).to_string())
+show(format_rates(rates))
 gaps = gaps_to_reference(g_true, g_pred, sensitive_features={"age": g_age}, reference="30 and over",
                          metrics=METRICS, n_boot=N_BOOT, random_state=SEED)
 print("\nreference: 30 and over")
-print(format_gaps(gaps).to_string())
+show(format_gaps(gaps))
 widths = gaps["difference_upper"] - gaps["difference_lower"]
 print("\nwidth of each difference's interval: "
       + ", ".join(f"{metric} {w:.3f}" for (_, metric), w in widths.items()))
@@ -67,7 +68,7 @@ for audit, (y_true, y_pred, group), name, reference in [
     width = gap_widths(y_true, y_pred, group, reference)
     rows.append({**describe(audit, y_true, group, name, reference),
                  "parity gap width": width["selection_rate"], "TPR gap width": width["tpr"]})
-print(pd.DataFrame(rows).set_index("audit").round(3).to_string())
+show(pd.DataFrame(rows).set_index("audit"), float_format=lambda v: f"{v:.3f}")
 
 # %%
 import matplotlib.pyplot as plt
@@ -88,7 +89,7 @@ for column in ["parity gap width", "TPR gap width"]:
     by_size[f"{column} x sqrt(n)"] = by_size[column] * np.sqrt(by_size.index)
 print(f"Benefits Denial, women vs men: medians over {DRAWS} random subsamples of the test rows per size\n")
 by_size[["women", "positive women"]] = by_size[["women", "positive women"]].round().astype(int)
-print(by_size.round(3).to_string())
+show(by_size, float_format=lambda v: f"{v:.3f}")
 
 fig, ax = plt.subplots(figsize=(6.4, 4.2))
 full = len(b_true)
@@ -120,7 +121,7 @@ for label, stratify in [("rows", False), ("within groups", True)]:
     column = (table["upper"] - table["lower"]).unstack("metric")
     column.loc["gap"] = gap_widths(g_true, g_pred, g_age, "30 and over", stratify=stratify)
     widths[label] = column.T
-print(pd.concat(widths, axis=1).round(3).to_string())
+show(pd.concat(widths, axis=1), float_format=lambda v: f"{v:.3f}")
 
 # How much the group's size moves when all rows are resampled (stratify=False): a multinomial draw.
 resampled = np.random.default_rng(SEED).multinomial(len(g_age), [np.mean(g_age == "under 30"),
@@ -129,6 +130,39 @@ low, high = np.percentile(resampled, [2.5, 97.5])
 print(f"\nunder-30 rows in a resample of all {len(g_age)} rows: {int((g_age == 'under 30').sum())} in the data, "
       f"middle 95% of resamples {low:.0f} to {high:.0f}; within groups: always "
       f"{int((g_age == 'under 30').sum())}")
+# A rate is events / group size. With a random size N the rate's variance is about p(1-p) E[1/N] instead of
+# p(1-p) / E[N]: the standard deviation grows by the factor sqrt(E[1/N] E[N]).
+inflation = np.sqrt(np.mean(1 / resampled) * np.mean(resampled)) - 1
+print(f"standard deviation of an under-30 rate added by the random group size: {100 * inflation:.1f}%")
+
+# %%
+SEEDS = range(20)
+records = []
+for seed in SEEDS:
+    for label, stratify in [("rows", False), ("within groups", True)]:
+        table = group_rates(g_true, g_pred, sensitive_features={"age": g_age}, metrics=METRICS,
+                            n_boot=N_BOOT, random_state=seed, stratify=stratify)
+        for (group, metric), width in (table["upper"] - table["lower"]).items():
+            records.append((seed, label, metric, group, width))
+        for metric, width in gap_widths(g_true, g_pred, g_age, "30 and over", stratify=stratify,
+                                        seed=seed).items():
+            records.append((seed, label, metric, "gap", width))
+runs = pd.DataFrame(records, columns=["seed", "scheme", "metric", "cell", "width"])
+paired = runs.pivot_table(index=["metric", "cell", "seed"], columns="scheme", values="width")
+paired["rows - within"] = paired["rows"] - paired["within groups"]
+by_cell = paired.groupby(level=["metric", "cell"])
+mean, sd = by_cell.mean(), by_cell.std()
+summary = pd.DataFrame({
+    "rows": [f"{m:.3f} ± {s:.3f}" for m, s in zip(mean["rows"], sd["rows"])],
+    "within groups": [f"{m:.3f} ± {s:.3f}" for m, s in zip(mean["within groups"], sd["within groups"])],
+    # The mean paired difference and twice its standard error over the seeds.
+    "rows - within": [f"{m:+.4f} ± {2 * s / np.sqrt(len(SEEDS)):.4f}"
+                      for m, s in zip(mean["rows - within"], sd["rows - within"])],
+    "seeds rows wider": by_cell["rows - within"].apply(lambda d: int((d > 0).sum())),
+}, index=mean.index)
+print(f"German Credit Lending: width of the 95% interval over {len(SEEDS)} seeds of {N_BOOT:,} resamples each "
+      "(mean ± sd across seeds; difference: mean ± 2 standard errors)\n")
+show(summary)
 
 # %%
 benefits = load_audit("Benefits Denial", "S2")
@@ -148,10 +182,10 @@ def span(table):
 
 
 print("Benefits Denial, race x sex cells: rates resting on 0 to 2 events among at least 30 rows\n")
-print(pd.DataFrame({"events / count": [f"{e}/{c}" for e, c in few[["events", "count"]].to_numpy()],
+show(pd.DataFrame({"events / count": [f"{e}/{c}" for e, c in few[["events", "count"]].to_numpy()],
                     "rate": few["rate"].map("{:.3f}".format), "percentile bootstrap": span(boot),
                     "exact (Clopper-Pearson)": span(exact), "Wilson": span(wilson)},
-                   index=few.index).to_string())
+                   index=few.index))
 
 # %%
 POPULATION = len(b_true)
@@ -187,10 +221,11 @@ margin = 2 * np.sqrt(0.95 * 0.05 / REPEATS)
 print(f"{REPEATS} test sets of {N_TEST} rows drawn without replacement from the {POPULATION:,} Benefits Denial "
       f"test rows;\nshare of nominal 95% intervals that cover the population value "
       f"(+/-{margin:.3f} is two simulation standard errors at 0.95)\n")
-print(pd.DataFrame({
+show(pd.DataFrame({
     "population value": [truth["selection_rate"], truth["tpr"], young_fpr, young_fpr, young_fpr],
     "coverage": [hits[k] / REPEATS for k in hits]},
     index=["women - men parity gap (bootstrap)", "women - men TPR gap (bootstrap)",
-           "under-25 FPR, percentile bootstrap", "under-25 FPR, exact", "under-25 FPR, Wilson"]).round(3).to_string())
+           "under-25 FPR, percentile bootstrap", "under-25 FPR, exact", "under-25 FPR, Wilson"]),
+     float_format=lambda v: f"{v:.3f}")
 print(f"\nunder-25 FPR: on average {young_rows / REPEATS:.0f} people under 25 per test set; "
       f"no false positive among them in {zero_events} of {REPEATS} draws")

@@ -5,6 +5,7 @@
 
 # %%
 import pandas as pd
+from faircode.display import show
 
 from faircode.benchmark import load_audit
 from faircode.splits import group_label_cells
@@ -19,8 +20,7 @@ cells = group_label_cells(y, sensitive_features=groups)  # "under_30=1, y=0" and
 
 counts = cells.value_counts().sort_index()
 print(f"{data.name}: {len(y):,} applicants, {X.shape[1]} feature columns (strategy {data.strategy})")
-print(pd.DataFrame({"rows": counts, f"per test fold (rows / {N_SPLITS})": (counts / N_SPLITS).round(1)})
-      .to_string())
+show(pd.DataFrame({"rows": counts, f"per test fold (rows / {N_SPLITS})": (counts / N_SPLITS).round(1)}))
 
 # %%
 from faircode.metrics import gaps_to_reference
@@ -90,7 +90,7 @@ for j, metric in enumerate(GAPS):
             ("per-fold gaps", "sd"): folds.std(ddof=1), ("per-fold gaps", "min"): folds.min(),
             ("per-fold gaps", "max"): folds.max(),
         }
-    print(pd.DataFrame(rows).T.round(3).to_string())
+    show(pd.DataFrame(rows).T, float_format=lambda v: f"{v:.3f}")  # Python's rounding, as on every page
     s = single.iloc[j]
     print(f"single benchmark split ({len(test)} test rows): {s['difference']:+.3f} "
           f"[{s['difference_lower']:+.3f}, {s['difference_upper']:+.3f}]\n")

@@ -9,7 +9,9 @@ import pandas as pd
 from faircode import load_audit
 from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
 from faircode.models import build_model
+from faircode.display import show
 
+THRESHOLD = 0.5  # a person is selected when the model's score is at least this
 # Audit -> (attribute, label of the audit's group, label of everyone else).
 SETUPS = {"Benefits Denial": ("sex", "women", "men"), "German Credit Lending": ("age", "under 30", "30 and over")}
 runs = {}
@@ -19,7 +21,7 @@ for audit, (attr, group, reference) in SETUPS.items():
     train, test = data.idx_train, data.idx_test
     y = data.y.to_numpy()
     model = build_model("logistic_regression", data.random_state).fit(data.X.iloc[train], y[train])
-    pred = model.predict(data.X.iloc[test])
+    pred = (model.predict_proba(data.X.iloc[test])[:, 1] >= THRESHOLD).astype(int)
     member = np.where(data.masks[attr].to_numpy()[test] == 1, group, reference)
     runs[audit] = {"raw": data.raw.iloc[test], "y": y[test], "pred": pred, "member": member}
     rates = {}
@@ -35,9 +37,9 @@ for audit, (attr, group, reference) in SETUPS.items():
                           "model selects": rates["model"]})
     table.index = pd.MultiIndex.from_product([[audit], table.index], names=["audit", "group"])
     rate_tables.append(table)
-print(pd.concat(rate_tables).to_string())
+show(pd.concat(rate_tables))
 print()
-print(pd.DataFrame(gap_rows).set_index(["audit", "selected by"]).to_string())
+show(pd.DataFrame(gap_rows).set_index(["audit", "selected by"]))
 
 # %%
 import numpy as np
@@ -69,9 +71,9 @@ for audit, (name, column, edges, labels) in STRATA.items():
                                      reference=reference, metrics=["selection_rate"], n_boot=1000, random_state=0)
             row[f"{source} gap"] = format_gaps(gaps)["difference"].iloc[0]
         stratum_rows.append(row)
-print(pd.concat(cell_tables).to_string())
+show(pd.concat(cell_tables))
 print()
-print(pd.DataFrame(stratum_rows).set_index(["audit", "stratum"]).to_string(float_format=lambda v: f"{v:.2f}"))
+show(pd.DataFrame(stratum_rows).set_index(["audit", "stratum"]), float_format=lambda v: f"{v:.2f}")
 
 # %%
 import pandas as pd
@@ -92,7 +94,7 @@ for audit, run in runs.items():
         rows.append({"audit": audit, "selected by": source, "strata": STRATA[audit][0],
                      "pooled gap": shown(gap, "pooled"), "conditional gap": shown(gap, "conditional"),
                      "strata used": gap["strata_used"], "small strata": gap["strata_too_small"]})
-print(pd.DataFrame(rows).set_index(["audit", "selected by"]).to_string())
+show(pd.DataFrame(rows).set_index(["audit", "selected by"]))
 
 # %%
 import matplotlib.pyplot as plt
@@ -137,8 +139,7 @@ for name, decided in variants.items():
     gaps = format_gaps(gaps_to_reference(run["y"], decided, reference=reference, metrics=METRICS, **args))
     gap_rows.append(gaps["difference"].droplevel(attr).rename(name))
 table = pd.concat(tables).rename(columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"})
-print(table.to_string())
+show(table)
 print()
 print("gaps, women minus men:")
-print(pd.DataFrame(gap_rows).rename(columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"})
-      .to_string())
+show(pd.DataFrame(gap_rows).rename(columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"}))

@@ -70,6 +70,7 @@ for key, value in record.items():
 
 # %%
 from faircode.metrics import disaggregate, format_rates
+from faircode.display import show
 
 # One call per set of groups: rates, gaps to the reference and their intervals, all from the same resamples.
 results = {}
@@ -84,38 +85,38 @@ for name, features in GROUPS.items():
         overall=name == "sex",
     )
 for name in ("sex", "race", "age band"):
-    print(format_rates(results[name].rates).to_string())
+    show(format_rates(results[name].rates))
     print()
 
 # %%
 from faircode.metrics import format_gaps
 
 print(f"reference: {REFERENCE['sex']}")
-print(format_gaps(results["sex"].gaps).to_string())
+show(format_gaps(results["sex"].gaps))
 
 # %%
 for name in ("race", "age band"):
     print(f"reference: {REFERENCE[name]}")
-    print(format_gaps(results[name].gaps).to_string())
+    show(format_gaps(results[name].gaps))
     print()
 
 # %%
 cells = results["race x sex"].rates
-print(format_rates(cells).to_string())
+show(format_rates(cells))
 
 # %%
 cell_gaps = results["race x sex"].gaps
 print(f"reference: {' '.join(REFERENCE['race x sex'])}")
-print(format_gaps(cell_gaps).to_string())
+show(format_gaps(cell_gaps))
 
 # How many difference intervals exclude 0, per metric, against how many would by chance if no gap were real.
 estimable = cell_gaps[~cell_gaps["too_small"] & ~cell_gaps["few_events"]]
 excludes_0 = (estimable["difference_lower"] > 0) | (estimable["difference_upper"] < 0)
 tally = excludes_0.groupby(level="metric", sort=False).agg(estimable="size", excluding_0="sum")
 tally = tally.reindex(list(GAP_METRICS))
-tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).round(1)
+tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).map("{:.2f}".format)
 print()
-print(tally.to_string())
+show(tally)
 
 # %%
 import matplotlib.pyplot as plt
@@ -128,10 +129,10 @@ for ax, metric, title in zip(axes, ("fpr", "fnr"), ("false positive rate", "fals
     ok = ~part["too_small"].to_numpy()
     few = ok & part["few_events"].to_numpy()  # exact interval: drawn with an open marker
     rate, low, high = (part[c].to_numpy() for c in ("rate", "lower", "upper"))
-    for show, face, name in ((ok & ~few, "#4477aa", "bootstrap interval"),
+    for drawn, face, name in ((ok & ~few, "#4477aa", "bootstrap interval"),
                              (few, "white", f"exact interval (under {MIN_EVENTS} errors or non-errors)")):
-        if show.any():
-            ax.errorbar(rate[show], positions[show], xerr=[rate[show] - low[show], high[show] - rate[show]],
+        if drawn.any():
+            ax.errorbar(rate[drawn], positions[drawn], xerr=[rate[drawn] - low[drawn], high[drawn] - rate[drawn]],
                         fmt="o", color="#4477aa", markerfacecolor=face, capsize=3, label=name)
     reference = part.loc[REFERENCE["race x sex"], "rate"]
     ax.axvline(reference, color="#888888", linestyle="--", linewidth=1)
@@ -158,13 +159,13 @@ from faircode.metrics import group_rates
 plain = group_rates(y_test, y_pred, sensitive_features=GROUPS["race x sex"], metrics=GAP_METRICS,
                     min_count=MIN_COUNT, min_events=0, n_boot=N_BOOT, confidence=CONFIDENCE, random_state=SEED)
 flagged = cells[cells["few_events"] & ~cells["too_small"]]
-print(pd.DataFrame({
+show(pd.DataFrame({
     "count": flagged["count"],
     "events": flagged["events"],
     "rate": flagged["rate"].map("{:.3f}".format),
     "bootstrap": [f"[{plain.loc[i, 'lower']:.3f}, {plain.loc[i, 'upper']:.3f}]" for i in flagged.index],
     "reported (exact)": [f"[{low:.3f}, {high:.3f}]" for low, high in flagged[["lower", "upper"]].to_numpy()],
-}).to_string())
+}))
 
 # %%
 from fairlearn.metrics import MetricFrame, false_negative_rate, false_positive_rate, selection_rate
@@ -177,11 +178,20 @@ frame = MetricFrame(
 )
 columns = list(frame.by_group.columns)
 ours = cells["rate"].unstack("metric").reindex(frame.by_group.index)[columns]
-largest = max(np.nanmax(np.abs(frame.by_group.to_numpy(float) - ours.to_numpy())),
-              np.max(np.abs(frame.overall[columns].to_numpy(float) - results["sex"].overall["rate"][columns])))
-print(f"largest difference from faircode's rates (cells and overall): {largest:.1e}")
+theirs = np.concatenate([frame.by_group.to_numpy(float).ravel(), frame.overall[columns].to_numpy(float)])
+mine = np.concatenate([ours.to_numpy(float).ravel(), results["sex"].overall["rate"][columns].to_numpy(float)])
+# A NaN on one side and a number on the other is a disagreement (an empty cell read as a rate of 0 would be
+# exactly that), so it is counted, not skipped as np.nanmax would skip it.
+one_missing = int((np.isnan(theirs) != np.isnan(mine)).sum())
+both = ~np.isnan(theirs) & ~np.isnan(mine)
+largest = float(np.max(np.abs(theirs[both] - mine[both])))
+print(f"rates compared (cells and overall): {len(mine)}; NaN on one side only: {one_missing}; "
+      f"largest difference where both are numbers: {largest:.1e}")
+if one_missing or largest > 1e-12:
+    raise AssertionError(f"faircode and MetricFrame disagree: {one_missing} NaN-versus-number rates, "
+                         f"largest difference {largest:.1e}")
 print("\nMetricFrame's FNR where faircode reports 'too small':")
 small = cells.xs("fnr", level="metric")
 small = small[small["too_small"]]
-print(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"].round(3),
-                    "positives": small["count"]}).to_string())
+show(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"],
+                    "positives": small["count"]}), float_format=lambda v: f"{v:.3f}")

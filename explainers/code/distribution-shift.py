@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from faircode import load_audit
 from faircode.models import build_model
+from faircode.display import show
 
 data = load_audit("Benefits Denial")  # S2: the six core features
 X, y = data.X, data.y.to_numpy()
@@ -40,7 +41,7 @@ summary = pd.DataFrame({
     "mean hours": [hours[m].mean() for m in parts.values()],
     "mean education.num": [schooling[m].mean() for m in parts.values()],
 }, index=list(parts))
-print(summary.round(3).to_string())
+show(summary, float_format=lambda v: f"{v:.3f}")
 
 # %%
 from sklearn.metrics import roc_auc_score
@@ -67,9 +68,10 @@ def standardised_differences(source_rows, target_rows, top=6):
 
 source_test = ~in_target & ~in_train
 domain_rows, is_target, p_target = domain_probabilities(source_test, in_target)
-print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f}"
-      f"  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
-print(standardised_differences(source_test, in_target).round(3).to_string())
+CHANCE_AUC = 0.5  # a domain classifier that cannot tell the populations apart
+print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f} ({CHANCE_AUC}: no detectable "
+      f"shift)  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
+show(standardised_differences(source_test, in_target), float_format=lambda v: f"{v:.3f}")
 
 # %%
 def importance_weights(is_target, p, clip_quantile=0.999):
@@ -133,9 +135,9 @@ def three_columns(pred, source_rows, target_rows, w):
 
 
 table, recovered = three_columns(pred, source_test, in_target, weights)
-print(table.astype(object).fillna("").to_string())
+show(table.astype(object).fillna(""))
 print("\nshare of the source-to-target change that the weighted estimate recovers:")
-print(recovered.round(2).unstack("metric")[METRICS].to_string())
+show(recovered.unstack("metric")[METRICS], float_format=lambda v: f"{v:.2f}")
 
 # %%
 import matplotlib.pyplot as plt
@@ -177,6 +179,6 @@ rule_weights, _, _ = importance_weights(rule_is_target, rule_p)
 print(f"source rows with 45 or more hours: {(hours[~in_target_rule] >= 45).sum()}")
 print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(rule_is_target, rule_p):.4f}")
 rule_table, rule_recovered = three_columns(pred_rule, source_rule, in_target_rule, rule_weights)
-print(rule_table.astype(object).fillna("").to_string())
+show(rule_table.astype(object).fillna(""))
 print("\nshare of the source-to-target change that the weighted estimate recovers:")
-print(rule_recovered.round(2).unstack("metric")[METRICS].to_string())
+show(rule_recovered.unstack("metric")[METRICS], float_format=lambda v: f"{v:.2f}")

@@ -9,6 +9,7 @@ import pandas as pd
 from faircode import load_audit
 from faircode.metrics import format_rates, group_rates
 from faircode.models import build_model
+from faircode.display import show
 
 data = load_audit("Benefits Denial")  # strategy S2 by default: core features, no protected columns or proxies
 X, y = data.X, data.y.to_numpy()
@@ -36,7 +37,7 @@ for label, pred in decisions.items():
         tables.append(shown)
 table = pd.concat(tables)
 table.columns = ["n", "positives", "negatives", "base rate", "TPR", "FPR"]
-print(table.to_string())
+show(table)
 
 # %%
 import numpy as np
@@ -61,7 +62,7 @@ for label, pred in decisions.items():
         rows.append({"model": label, "attribute": attr, "TPR gap": shown["tpr"], "FPR gap": shown["fpr"],
                      "EO difference": fl_diff, "EO ratio": fl_ratio, "EOpp difference": fl_opp})
 table = pd.DataFrame(rows).set_index(["model", "attribute"])
-print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+show(table, float_format=lambda v: f"{v:.3f}")
 print(f"largest difference between fairlearn and the faircode rebuild: {disagreement:.1e}")
 
 # %%
@@ -83,7 +84,7 @@ for label, pred in {"perfect predictor": y_test, **decisions}.items():
         # Selection gap if women had men's TPR and FPR: only the base rates differ.
         "parity difference from base rates": abs((base_women - base_men) * (tpr_men - fpr_men)),
     })
-print(pd.DataFrame(rows).set_index("decisions").to_string(float_format=lambda v: f"{v:.3f}"))
+show(pd.DataFrame(rows).set_index("decisions"), float_format=lambda v: f"{v:.3f}")
 print(f"base rate: women {y_test[women].mean():.3f}, men {y_test[~women].mean():.3f}")
 
 # %%
@@ -108,7 +109,7 @@ for attr in LABELS:
     shown[attr, "EO difference"] = shown[attr].abs().max(axis=1)
 shown = shown[[(a, c) for a in LABELS for c in ("TPR gap", "FPR gap", "EO difference")]]
 signed = {col: (lambda v: f"{v:+.3f}") if col[1].endswith("gap") else (lambda v: f"{v:.3f}") for col in shown}
-print(shown.loc[[0.1, 0.3, 0.5, 0.7, 0.9]].to_string(formatters=signed))
+show(shown.loc[[0.1, 0.3, 0.5, 0.7, 0.9]], formatters=signed)
 for attr in LABELS:
     best = shown[attr, "EO difference"].idxmin()
     print(f"{attr}: smallest EO difference {shown.loc[best, (attr, 'EO difference')]:.3f} at threshold {best:.2f}")
@@ -149,8 +150,7 @@ def fpr_from(p, precision, tpr):
 
 table = rates["gradient boosting", "sex"]["rate"].unstack("metric")[["base_rate", "tpr", "fpr", "precision"]]
 identity_error = np.max(np.abs(fpr_from(table["base_rate"], table["precision"], table["tpr"]) - table["fpr"]))
-print(table.rename(columns={"base_rate": "base rate", "tpr": "TPR", "fpr": "FPR"}).to_string(
-    float_format=lambda v: f"{v:.3f}"))
+show(table.rename(columns={"base_rate": "base rate", "tpr": "TPR", "fpr": "FPR"}), float_format=lambda v: f"{v:.3f}")
 print(f"identity against the measured FPRs, largest difference: {identity_error:.1e}")
 men = table.loc["men"]
 needed = fpr_from(table.loc["women", "base_rate"], men["precision"], men["tpr"])

@@ -90,6 +90,7 @@ for label in CONSTRAINTS:
 # %%
 import pandas as pd
 from faircode.metrics import group_rates
+from faircode.display import show
 
 RATES = ["selection_rate", "tpr", "fpr", "accuracy"]
 rows = []
@@ -101,7 +102,7 @@ for label, pred in decisions.items():
     rows.append(table.reset_index())
 table = pd.concat(rows).set_index(["decision rule", "sex"])
 table.columns = ["n", "selection", "TPR", "FPR", "accuracy"]
-print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+show(table, float_format=lambda v: f"{v:.3f}")
 
 # %%
 import pandas as pd
@@ -111,11 +112,11 @@ GAPS = {"selection_rate": "parity gap", "tpr": "TPR gap", "fpr": "FPR gap"}
 columns = {}
 for label, pred in decisions.items():
     gaps = gaps_to_reference(y[test], pred, sensitive_features={"sex": sex[test]}, reference="men",
-                             metrics=list(GAPS), n_boot=1000, random_state=0)
+                             metrics=list(GAPS), n_boot=1000, random_state=0, confidence=0.95)
     columns[label] = format_gaps(gaps)["difference"].droplevel("sex")
 table = pd.DataFrame(columns).T.rename(columns=GAPS)
 table.index.name, table.columns.name = "decision rule", None
-print(table.to_string())
+show(table)
 
 # %%
 import numpy as np
@@ -134,7 +135,7 @@ for label in CONSTRAINTS:
     spread[label] = {GAPS[m]: f"{draws[m].min():+.3f} to {draws[m].max():+.3f}" for m in GAPS}
 table = pd.DataFrame(spread).T
 table.index.name = "range over 200 draws"
-print(table.to_string())
+show(table)
 
 # %%
 import matplotlib.pyplot as plt

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from faircode import load_audit
 from faircode.splits import systematic_labels
+from faircode.display import show
 
 data = load_audit("Benefits Denial")
 STRATA = ["sex", "race", "age band", "outcome"]  # sorted in this order of priority
@@ -23,7 +24,8 @@ shares = pd.DataFrame({
     "women": data.masks["sex"],
     "not White": data.masks["race"],
     "under 25": data.masks["age"],
-    "born abroad": data.masks["native.country"],
+    # NaN where the country is unknown, so the share is among the known (float: the nullable mask's NA as NaN)
+    "born abroad": data.masks["native.country"].astype(float),
     "over 40 h/week": (data.raw["hours.per.week"] > 40).astype(int),
 })
 STRATIFIED = ["outcome >50K", "women", "not White", "under 25"]
@@ -34,7 +36,8 @@ table.columns = [f"{name} %" for name in table.columns]
 table.insert(0, "stratified", ["yes" if v in STRATIFIED else "no" for v in table.index])
 sizes = labels.value_counts(sort=False)
 print(f"rows per set (of {len(labels):,}): " + ", ".join(f"{name} {count:,}" for name, count in sizes.items()))
-print(table.to_string(float_format=lambda v: f"{v:.2f}"))
+show(table, float_format=lambda v: f"{v:.2f}")
+print(f"born abroad: share of the rows whose country is known ({int(shares['born abroad'].isna().sum()):,} unknown)")
 
 # %%
 import numpy as np
@@ -46,7 +49,7 @@ N_SEEDS = 200
 
 def largest_gap(codes):
     """Largest difference, in percentage points, between any two sets' shares of each variable."""
-    means = np.stack([values[codes == k].mean(axis=0) for k in range(3)])
+    means = np.stack([np.nanmean(values[codes == k], axis=0) for k in range(3)])  # unknown country: left out
     return 100 * (means.max(axis=0) - means.min(axis=0))
 
 
@@ -65,7 +68,7 @@ spread = pd.DataFrame({
 }, index=shares.columns)
 spread["mean ratio"] = spread["random mean"] / spread["systematic mean"]
 spread.index.name = f"largest gap between sets, pp ({N_SEEDS} seeds)"
-print(spread.to_string(float_format=lambda v: f"{v:.2f}"))
+show(spread, float_format=lambda v: f"{v:.2f}")
 
 # %%
 import numpy as np
@@ -165,7 +168,7 @@ for name, release in runs.items():
     print(f"{name}: {kept} of {N_SUBMISSIONS} variants kept")
     checkpoints = histories[name].iloc[[0, 100, 250, 500, N_SUBMISSIONS]]
     checkpoints.index = ["fitted model"] + [f"after {i} variants" for i in checkpoints.index[1:]]
-    print(checkpoints.to_string(float_format=lambda v: f"{v:.4f}"))
+    show(checkpoints, float_format=lambda v: f"{v:.4f}")
     print()
 
 # %%
@@ -197,4 +200,4 @@ for seed in range(5):
     final = history.iloc[-1]
     change["imputed: expected minus actual, at the end"] = final["imputed expected"] - final["leaderboard imputed"]
     changes[f"draw {seed + 1}"] = change
-print(pd.DataFrame(changes).T.to_string(float_format=lambda v: f"{v:+.4f}"))
+show(pd.DataFrame(changes).T, float_format=lambda v: f"{v:+.4f}")

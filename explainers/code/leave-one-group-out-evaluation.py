@@ -50,6 +50,7 @@ results = [r for family in FAMILIES for r in leave_one_group_out(family)]
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 MIN_FLIPS = 5  # fewer rows than this changing between the two models: no bootstrap interval
 
@@ -94,7 +95,7 @@ for family in FAMILIES:
     shown = table[[r["model"] == family for r in results]]
     separated = sum(r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in part)
     print(f"{family}: accuracy on the held-out group's test rows")
-    print(shown.to_string(index=False))
+    show(shown, index=False)
     print(f"intervals that exclude zero: {separated} of {len(part)}\n")
 total = sum(r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in results)
 print(f"both models: {total} of {len(results)} intervals exclude zero")

@@ -52,6 +52,7 @@ print(f"selection rate in the pool: men {pred[~woman].mean():.3f}, women {pred[w
 # %%
 from scipy.stats import ks_2samp
 from faircode.metrics import gaps_to_reference
+from faircode.display import show
 
 K, H = 0.5, 5.0  # CUSUM allowance and limit, in standard errors
 
@@ -111,9 +112,12 @@ for t, batch in enumerate(weeks):
                  "CUSUM gap": cusum_cell(cusum_gap, alarm_gap, t),
                  "CUSUM share": cusum_cell(cusum_share, alarm_share, t)})
 weekly = pd.DataFrame(rows).set_index("week")
-print(weekly.to_string(formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format,
-                                   "sel women": "{:.3f}".format, "KS women": "{:.2f}".format,
-                                   "KS p": "{:.3f}".format}))
+# Two tables on the same weeks: what was decided, then what the monitors made of it.
+show(weekly[["men", "women", "share women", "sel men", "sel women", "gap [95% CI]"]],
+     formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format, "sel women": "{:.3f}".format})
+print()
+show(weekly[["KS women", "KS p", "CUSUM gap", "CUSUM share"]],
+     formatters={"KS women": "{:.2f}".format, "KS p": "{:.3f}".format})
 ref_gap = sel_women[:REF_WEEKS].sum() / n_women[:REF_WEEKS].sum() - sel_men[:REF_WEEKS].sum() / n_men[:REF_WEEKS].sum()
 
 def first_alarm(alarm):
@@ -137,11 +141,11 @@ for name, (first, last) in blocks.items():
     sex = pd.Series(np.where(woman[rows_b], "women", "men"), name="sex")
     table = format_rates(group_rates(y[rows_b], pred[rows_b], sensitive_features=sex, metrics=["tpr", "fpr"],
                                      n_boot=1000, random_state=0))
-    table["base rate"] = [y[rows_b][sex == g].mean().round(3) for g in table.index]
-    table["managerial share"] = [managerial[rows_b][sex == g].mean().round(3) for g in table.index]
+    table["base rate"] = [y[rows_b][sex == g].mean() for g in table.index]
+    table["managerial share"] = [managerial[rows_b][sex == g].mean() for g in table.index]
     table.index = pd.MultiIndex.from_product([[f"weeks {name}"], table.index], names=["weeks", "sex"])
     parts.append(table)
-print(pd.concat(parts).to_string())
+show(pd.concat(parts), formatters={"base rate": "{:.3f}".format, "managerial share": "{:.3f}".format})
 
 # %%
 N_RUNS = 500
@@ -167,7 +171,7 @@ def alarm_summary(statistics, h):
 
 summary = pd.DataFrame([alarm_summary(["gap"], h) for h in (4.0, 5.0, 6.0, 8.0)]
                        + [alarm_summary(["share"], h) for h in (5.0, 8.0)] + [alarm_summary(["gap", "share"], H)])
-print(summary.to_string(index=False))
+show(summary, index=False)
 
 # %%
 import matplotlib.pyplot as plt

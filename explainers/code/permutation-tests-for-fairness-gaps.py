@@ -6,6 +6,7 @@
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
 
 from faircode import load_audit
 from faircode.metrics import gaps_to_reference
@@ -91,7 +92,7 @@ g_true, g_pred, g_masks, german = test_set("German Credit Lending")
 table, german_nulls = test_table(g_true, g_pred, g_masks["age"], "under 30")
 print(f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows; under 30 vs everyone else;\n"
       f"{N_PERM:,} shuffles per test, {N_BOOT:,} bootstrap resamples\n")
-print(table.to_string())
+show(table)
 
 # %%
 from scipy.stats import hypergeom
@@ -115,7 +116,8 @@ for attribute in ["sex", "race"]:
     group_name = benefits.manifest.protected[attribute].group
     table, benefits_nulls[attribute] = test_table(b_true, b_pred, b_masks[attribute], group_name)
     print(f"{attribute}: {group_name}")
-    print(table.to_string(), end="\n\n")
+    show(table)
+    print()
 
 # %%
 import matplotlib.pyplot as plt
@@ -160,19 +162,26 @@ def holm(p_values):
     return adjusted
 
 
-records = []
+records, left_out = [], {}
 for attribute in benefits.masks:
+    # Rows whose group is unknown (native country "?") are in neither group: left out of that attribute's tests.
+    known = ~np.isnan(b_masks[attribute])
+    left_out[attribute] = int((~known).sum())
     if attribute not in benefits_nulls:
-        _, benefits_nulls[attribute] = test_table(b_true, b_pred, b_masks[attribute], "group")
+        _, benefits_nulls[attribute] = test_table(b_true[known], b_pred[known], b_masks[attribute][known], "group")
     for metric, (observed, null) in benefits_nulls[attribute].items():
         records.append({"group": benefits.manifest.protected[attribute].group, "metric": metric,
-                        "group n": int((rows_of(b_true, metric) & (b_masks[attribute] == 1)).sum()),
+                        "group n": int((rows_of(b_true[known], metric) & (b_masks[attribute][known] == 1)).sum()),
                         "gap": observed, "p-value": p_value(observed, null)})
 family = pd.DataFrame(records).set_index(["group", "metric"])
 family["Holm"] = holm(family["p-value"])
 family["BH"] = false_discovery_control(family["p-value"], method="bh")
-print(f"Benefits Denial: {len(family)} tests, each group vs everyone else, {N_PERM:,} shuffles each\n")
-print(family.to_string(formatters={"gap": "{:+.3f}".format, "p-value": "{:.4f}".format,
-                                   "Holm": "{:.4f}".format, "BH": "{:.4f}".format}))
+print(f"Benefits Denial: {len(family)} tests, each group vs the rest, {N_PERM:,} shuffles each; left out as "
+      "unknown: " + ", ".join(f"{a} {n} rows" for a, n in left_out.items() if n) + "\n")
+show(family, formatters={"gap": "{:+.3f}".format, "p-value": "{:.4f}".format,
+                         "Holm": "{:.4f}".format, "BH": "{:.4f}".format})
 print(f"\nbelow {ALPHA}: unadjusted {int((family['p-value'] < ALPHA).sum())}, "
       f"Holm {int((family['Holm'] < ALPHA).sum())}, BH {int((family['BH'] < ALPHA).sum())} of {len(family)}")
+m = len(family)
+print(f"if every null held and the {m} tests were independent: P(at least one p < {ALPHA}) = "
+      f"1 - {1 - ALPHA:.2f}^{m} = {1 - (1 - ALPHA) ** m:.3f}")

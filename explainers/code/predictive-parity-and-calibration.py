@@ -9,6 +9,7 @@ import pandas as pd
 from faircode import load_audit
 from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
 from faircode.models import build_model
+from faircode.display import show
 
 # For each audit: the attribute, the label of its group (mask == 1) and of the reference group.
 AUDITS = {"Benefits Denial": ("sex", "women", "men"), "German Credit Lending": ("age", "under 30", "30 and over")}
@@ -43,7 +44,7 @@ for audit, (attr, group, reference) in AUDITS.items():
     rows.append({"audit": audit, "group": f"{group} minus {reference}",
                  "PPV": gaps.xs("precision", level="metric").iloc[0], "NPV": gaps.xs("npv", level="metric").iloc[0]})
 table = pd.DataFrame(rows).set_index(["audit", "group"]).fillna("")
-print(table.to_string())
+show(table)
 
 # %%
 import numpy as np
@@ -86,7 +87,8 @@ for audit, n_bins in BINS.items():
         "flag": np.where(curves[audit]["too_small"], "too small (< 30 rows)", ""),
     })
     print(f"{audit}, S2 logistic regression, test rows")
-    print(shown.to_string(), end="\n\n")
+    show(shown)
+    print()
 print(f"largest difference from sklearn.calibration.calibration_curve: {largest:.1e}")
 
 # %%
@@ -142,7 +144,7 @@ for (audit, strategy), run in runs.items():
                      "positives": int(y.sum()), "base rate": y.mean(), "mean score": score.mean(),
                      "Brier": brier_score_loss(y, score), "ECE": ece(y, bins, score, n_bins)[0],
                      "ECE if calibrated (95%)": np.quantile(ece(simulated, bins, score, n_bins), 0.95)})
-print(pd.DataFrame(rows).set_index(["audit", "model", "group"]).to_string(float_format=lambda v: f"{v:.3f}"))
+show(pd.DataFrame(rows).set_index(["audit", "model", "group"]), float_format=lambda v: f"{v:.3f}")
 
 # %%
 import numpy as np
@@ -163,4 +165,8 @@ table = pd.DataFrame(rows).set_index(["audit", "model", "group"])
 # If a group's mean score equals its base rate, (1 - p) * (score | negative) = p * (1 - score | positive).
 table["ratio of the two"] = table["score | negative"] / table["1 - score | positive"]
 table["p / (1 - p)"] = table["base rate"] / (1 - table["base rate"])
-print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+# The decisions at 0.5, then the scores behind them: two tables on the same rows.
+show(table[["base rate", "PPV", "FPR", "FNR"]], float_format=lambda v: f"{v:.3f}")
+print()
+show(table[["score | negative", "1 - score | positive", "ratio of the two", "p / (1 - p)"]],
+     float_format=lambda v: f"{v:.3f}")

@@ -9,6 +9,7 @@ import pandas as pd
 from faircode import load_audit
 from faircode.benchmark import reweighing_weights
 from faircode.metrics import group_rates
+from faircode.display import show
 
 # audit -> (mask, name of the group the mask marks, name of everyone else)
 CASES = {"German Credit Lending": ("age", "under 30", "30 and over"),
@@ -43,8 +44,8 @@ for name, (attr, named, rest) in CASES.items():
     weighted = table["weighted base rate"]
     if not (np.allclose(weighted, weighted["overall"]) and np.allclose(table["total weight"], table["rows"])):
         raise RuntimeError(f"{name}: the weighted data do not have equal base rates and unchanged group sizes")
-    print(table.to_string(formatters={"rows": "{:,.0f}".format, "total weight": "{:,.1f}".format},
-                          float_format=lambda v: f"{v:.4f}"))
+    show(table, formatters={"rows": "{:,.0f}".format, "total weight": "{:,.1f}".format},
+                          float_format=lambda v: f"{v:.4f}")
     print()
 
 # %%
@@ -73,11 +74,13 @@ for name, (attr, named, rest) in CASES.items():
     table = pd.concat(parts).set_index(["model", attr])
     table.columns = ["n", "selection", "TPR", "FPR", "accuracy"]
     print(name)
-    print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+    show(table, float_format=lambda v: f"{v:.3f}")
     print()
 
 # %%
+import numpy as np
 import pandas as pd
+from scipy.stats import bootstrap
 from faircode.metrics import format_gaps, gaps_to_reference
 
 GAPS = {"selection_rate": "parity gap", "tpr": "TPR gap", "fpr": "FPR gap"}
@@ -91,7 +94,29 @@ for name, (attr, named, rest) in CASES.items():
         columns[fit] = format_gaps(gaps)["difference"].droplevel(attr)
     table = pd.DataFrame(columns).T.rename(columns=GAPS)
     table.index.name, table.columns.name = f"{name}: {named} - {rest}", None
-    print(table.to_string())
+    show(table)
+    # Both models are scored on the same test rows, so the change in a gap has a paired interval: resample the
+    # rows once per draw and recompute both gaps on it (scipy's paired percentile bootstrap).
+    member = group[test] == named
+    changes = []
+    for metric, label in GAPS.items():
+        rows = {"selection_rate": np.ones(len(test), bool), "tpr": y[test] == 1, "fpr": y[test] == 0}[metric]
+        smaller = min((rows & member).sum(), (rows & ~member).sum())
+        if smaller < 30:  # the same minimum as the gaps above
+            changes.append(f"{label} too small ({smaller} rows)")
+            continue
+
+        def change(before, after, inside, keep):
+            inside, keep = inside.astype(bool), keep.astype(bool)  # scipy hands the arrays over as integers
+            gap = [d[keep & inside].mean() - d[keep & ~inside].mean() for d in (before, after)]
+            return gap[1] - gap[0]
+
+        result = bootstrap((predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows), change,
+                           paired=True, vectorized=False, n_resamples=1000, method="percentile", rng=0)
+        low, high = result.confidence_interval
+        observed = change(predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows)
+        changes.append(f"{label} {observed:+.3f} [{low:+.3f}, {high:+.3f}]")
+    print("change, reweighed minus S2, same test rows (paired 95% bootstrap): " + "; ".join(changes))
     print()
 
 # %%

@@ -7,6 +7,7 @@
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
+from faircode.display import show
 
 from faircode import load_audit
 from faircode.metrics import gaps_to_reference
@@ -70,7 +71,11 @@ for (audit, model_name, varies), rows in runs.items():
 summary = pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"])
 print(f"Gap of the named group minus its reference group over {N_SEEDS} seeds ({seeds['Benefits Denial'][0]} to "
       f"{seeds['Benefits Denial'][-1]}); rank 1 = lowest gap\n")
-print(summary.round(3).to_string())
+# The spread over seeds, then where the audit's own seed 42 falls in it: two tables on the same rows.
+three = lambda v: f"{v:.3f}"  # Python's rounding, as on every page
+show(summary[["mean", "sd", "min", "max"]], float_format=three)
+print()
+show(summary[["seed 42", "seed 42 rank", "share < 0"]], float_format=three)
 for audit, d in data.items():
     test = d.idx_test
     inside = d.masks[AUDITS[audit][0]].iloc[test].to_numpy() == 1
@@ -84,7 +89,7 @@ forest["split share of variance"] = 1 - forest["model seed"] ** 2 / forest["spli
 print("German Credit Lending, random forest: standard deviation of the gap over "
       f"{N_SEEDS} seeds\n(split: new split each seed, random_state {german.random_state}; "
       f"model seed: split {german.random_state}, new random_state each seed)\n")
-print(forest[["split", "model seed", "split share of variance"]].round(3).to_string())
+show(forest[["split", "model seed", "split share of variance"]], float_format=lambda v: f"{v:.3f}")
 
 # %%
 N_BOOT = 1000
@@ -105,7 +110,7 @@ for audit, model_name in [("German Credit Lending", "logistic_regression"),
 comparison = pd.DataFrame(rows).set_index(["audit", "model", "gap"])
 print(f"95% percentile bootstrap on the seed-42 test rows ({N_BOOT:,} resamples) against the standard deviation "
       f"of the gap over {N_SEEDS} splits;\nratio = sd across splits / bootstrap sd\n")
-print(comparison.round(3).to_string())
+show(comparison, float_format=lambda v: f"{v:.3f}")
 
 # %%
 import matplotlib.pyplot as plt

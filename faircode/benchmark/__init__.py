@@ -3,14 +3,14 @@
 ``load_audit`` lives here because the pages say "same loader, encoding and split as the benchmark harness".
 Run the comparison with ``python -m faircode.benchmark`` (``--help`` lists the options).
 """
-from faircode._audits import STRATEGIES, AuditData, DataFileError, list_audits, load_audit
+from faircode._audits import AuditData, DataFileError, list_audits, load_audit
+from faircode._choices import FEATURE_STRATEGIES, MITIGATIONS, STRATEGIES
 from faircode.benchmark._harness import DEFAULT_MODELS, Target, check_grid, run_benchmark
-from faircode.benchmark._report import format_results, write_csv
-from faircode.benchmark._strategies import STRATEGIES as BENCHMARK_STRATEGIES
+from faircode.benchmark._report import format_results, show_results, write_csv
 from faircode.benchmark._strategies import fit_strategy, reweighing_weights
 
 __all__ = [
-    "AuditData", "BENCHMARK_STRATEGIES", "DEFAULT_MODELS", "DataFileError", "STRATEGIES",
+    "AuditData", "DEFAULT_MODELS", "DataFileError", "FEATURE_STRATEGIES", "MITIGATIONS", "STRATEGIES",
     "Target", "check_grid", "fit_strategy", "format_results", "list_audits", "load_audit", "reweighing_weights",
-    "run_benchmark", "write_csv",
+    "run_benchmark", "show_results", "write_csv",
 ]

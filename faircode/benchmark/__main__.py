@@ -37,14 +37,42 @@ faircode and reads nothing but the arrays it is sent.
 from __future__ import annotations
 
 import argparse
+import pathlib
 import sys
 
 from faircode._audits import get_manifest, list_audits
-from faircode.benchmark._harness import (DEFAULT_MODELS, N_BOOT, check_grid, manifest_target, print_progress,
-                                        run_benchmark)
+from faircode.benchmark._harness import (DEFAULT_MODELS, MAX_SEEDS, N_BOOT, check_grid, manifest_target,
+                                        print_progress, run_benchmark)
 from faircode.benchmark._report import format_results, write_csv
 from faircode.benchmark._strategies import STRATEGIES
 from faircode.models import MODELS
+
+
+def _whole_number(low=None, high=None, nonzero=False):
+    """An argparse type: a whole number within [low, high] (either end open when None), or not 0."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high) or (nonzero and value == 0):
+            expected = ("a non-zero number (a count of workers, or -1 for every core)" if nonzero else
+                        f"a number from {low} to {high}" if high is not None else f"a number of at least {low}")
+            raise argparse.ArgumentTypeError(f"expected {expected}; got {value}")
+        return value
+    return parse
+
+
+def _check_writable(path: str) -> None:
+    """Raise OSError unless a file can be written at ``path``, checked by opening it (leaving no new file)."""
+    target = pathlib.Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"{path} is a folder")
+    existed = target.exists()
+    with open(target, "a"):
+        pass
+    if not existed:
+        target.unlink()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,11 +91,13 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"strategy (repeatable; default all): baseline (or S0), {', '.join(STRATEGIES[1:])}")
     parser.add_argument("--model", action="append", metavar="NAME",
                         help=f"model (repeatable; default {', '.join(DEFAULT_MODELS)}); one of {', '.join(MODELS)}")
-    parser.add_argument("--seeds", type=int, default=1, metavar="N",
+    parser.add_argument("--seeds", type=_whole_number(1, MAX_SEEDS), default=1, metavar="N",
                         help="number of splits: the audit's own, then re-splits with the same stratified 80/20 "
-                             "recipe at seed+1, seed+2, ...; with N > 1 the table shows mean ± sd (default 1)")
-    parser.add_argument("--jobs", type=int, default=-1, metavar="N", help="parallel fits (default -1: all cores)")
-    parser.add_argument("--bootstrap", type=int, default=N_BOOT, metavar="N",
+                             "recipe at seed+1, seed+2, ...; with N > 1 the table shows mean ± sd (default 1, "
+                             f"at most {MAX_SEEDS})")
+    parser.add_argument("--jobs", type=_whole_number(nonzero=True), default=-1, metavar="N",
+                        help="parallel fits (default -1: all cores; -2: all but one)")
+    parser.add_argument("--bootstrap", type=_whole_number(1), default=N_BOOT, metavar="N",
                         help=f"bootstrap resamples for each interval (default {N_BOOT})")
     parser.add_argument("--csv", metavar="PATH", help="also write every result row to this CSV file")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables instead of aligned text")
@@ -79,9 +109,15 @@ def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        audits, strategies, models = check_grid(args.audit, args.strategy, args.model, seeds=args.seeds)
+        audits, strategies, models = check_grid(args.audit, args.strategy, args.model, seeds=args.seeds,
+                                                n_jobs=args.jobs, n_boot=args.bootstrap)
     except ValueError as err:
         parser.error(str(err))
+    if args.csv:
+        try:
+            _check_writable(args.csv)
+        except OSError as err:
+            parser.error(f"argument --csv: cannot write {args.csv!r}: {err.strerror or err}")
     results = run_benchmark(audits, strategies, models, seeds=args.seeds, n_jobs=args.jobs, n_boot=args.bootstrap,
                             progress=None if args.quiet else print_progress)
     print(format_results(results, markdown=args.markdown), end="")

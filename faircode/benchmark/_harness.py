@@ -22,12 +22,14 @@ from sklearn.metrics import accuracy_score, balanced_accuracy_score
 from threadpoolctl import threadpool_limits
 
 from faircode._audits import list_audits, load_audit, stratified_split
+from faircode._choices import check_name
 from faircode.benchmark._strategies import (CONSTRAINTS, EG_MAX_ITER, FEATURE_STRATEGIES, STRATEGIES,
                                             canonical_strategy, fit_strategy)
 from faircode.metrics import gaps_to_reference
 from faircode.models import MODELS, build_model
 
-__all__ = ["DEFAULT_MODELS", "GAPS", "Target", "check_grid", "manifest_target", "run_benchmark"]
+__all__ = ["DEFAULT_MODELS", "GAPS", "MAX_SEEDS", "N_BOOT", "Target", "check_grid", "manifest_target",
+           "run_benchmark"]
 
 #: A linear model and a tree ensemble: both families, and the grid on Benefits Denial stays within minutes.
 #: gradient_boosting is valid but slow under S3 (ExponentiatedGradient refits it every iteration).
@@ -40,6 +42,8 @@ _CONSTRAINT_GAPS = {"demographic_parity": ("parity",), "true_positive_rate_parit
                     "equalized_odds": ("tpr", "fpr")}
 
 N_BOOT = 1000
+#: The most splits one run accepts: 100 re-splits of the largest grid already take hours on one machine.
+MAX_SEEDS = 100
 THRESHOLD_FRACTION = 0.5
 
 
@@ -86,6 +90,10 @@ def _target_for(data, targets) -> Target:
         valid = ", ".join(repr(a) for a in data.masks)
         raise ValueError(f"target attribute {target.attribute!r} is not a protected attribute of audit "
                          f"{data.name!r}; its protected attributes are: {valid}")
+    unknown = int(data.masks[target.attribute].isna().sum())
+    if unknown:
+        raise ValueError(f"target attribute {target.attribute!r} of audit {data.name!r} is unknown for {unknown} "
+                         "rows; a mitigation needs every row's group, so target an attribute known for every row")
     if target.constraint not in CONSTRAINTS:
         valid = ", ".join(repr(c) for c in CONSTRAINTS)
         raise ValueError(f"unknown constraint {target.constraint!r}; the constraints are: {valid}")
@@ -98,8 +106,12 @@ _METRIC_OF_GAP = {"parity": "selection_rate", "tpr": "tpr", "fpr": "fpr", "preci
 
 
 def _group_metrics(y, pred, mask, *, n_boot, random_state):
-    """Selection rates, group sizes and each gap (named group minus the rest) with a 95% bootstrap interval."""
-    mask = np.asarray(mask).astype(int)
+    """Selection rates, group sizes and each gap (named group minus the rest) with a 95% bootstrap interval.
+
+    Rows whose group is unknown (a missing mask value) are in neither group and are left out.
+    """
+    known = ~pd.isna(mask)
+    y, pred, mask = y[known], pred[known], np.asarray(mask)[known].astype(int)
     gaps = gaps_to_reference(y, pred, sensitive_features=mask, reference=0, metrics=list(_METRIC_OF_GAP.values()),
                              n_boot=n_boot, random_state=random_state)
     gaps = gaps.droplevel(0)
@@ -157,30 +169,36 @@ def _fit_and_measure(cell, X, y, masks, train, test, *, n_boot, threshold_fracti
 
 # ---- the grid ------------------------------------------------------------------------------------------
 
-def _check_names(names, valid, kind):
-    unknown = [n for n in names if n not in valid]
-    if unknown:
-        listed = ", ".join(repr(v) for v in valid)
-        raise ValueError(f"unknown {kind} {unknown[0]!r}; the {kind}s are: {listed}")
+def _names(given, default, check):
+    """The checked names (a single str is one name), repeats dropped; ``default`` when none are given."""
+    if given is None or (not isinstance(given, str) and len(given) == 0):
+        return list(default)
+    return list(dict.fromkeys(check(name) for name in ([given] if isinstance(given, str) else given)))
 
 
-def _unique(seq):
-    return list(dict.fromkeys(seq))
+def _whole(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
-def check_grid(audits=None, strategies=None, models=None, *, seeds=1, root=None):
-    """Validate and complete the grid's names (defaults filled in, aliases resolved, repeats dropped).
+def check_grid(audits=None, strategies=None, models=None, *, seeds=1, root=None, n_jobs=-1, n_boot=N_BOOT):
+    """Validate and complete the grid's names (defaults filled in, aliases resolved, repeats dropped), and
+    check the run's sizes (``seeds`` from 1 to ``MAX_SEEDS``, ``n_jobs`` non-zero, ``n_boot`` positive), so
+    that a bad argument fails before any fit.
 
-    Raises ValueError naming the first unknown audit, strategy or model and listing the valid ones.
+    Raises ValueError naming the first unknown audit, strategy or model and listing the valid ones, or the
+    bad size and what is accepted.
     """
     valid_audits = list_audits(root)
-    audits = _unique(audits) if audits else valid_audits
-    _check_names(audits, valid_audits, "audit")
-    strategies = _unique(canonical_strategy(s) for s in strategies) if strategies else list(STRATEGIES)
-    models = _unique(models) if models else list(DEFAULT_MODELS)
-    _check_names(models, MODELS, "model")
-    if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < 1:
-        raise ValueError(f"seeds must be a positive whole number of splits; got {seeds!r}")
+    audits = _names(audits, valid_audits, lambda name: check_name(name, valid_audits, "audit"))
+    strategies = _names(strategies, STRATEGIES, canonical_strategy)
+    models = _names(models, DEFAULT_MODELS, lambda name: check_name(name, MODELS, "model"))
+    if not _whole(seeds) or not 1 <= seeds <= MAX_SEEDS:
+        raise ValueError(f"seeds must be a whole number of splits from 1 to {MAX_SEEDS}; got {seeds!r}")
+    if n_jobs is not None and (not _whole(n_jobs) or n_jobs == 0):
+        raise ValueError(f"n_jobs must be a positive number of workers, or negative (-1: every core), or None; "
+                         f"got {n_jobs!r}")
+    if not _whole(n_boot) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive whole number of bootstrap resamples; got {n_boot!r}")
     return audits, strategies, models
 
 
@@ -200,7 +218,7 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     seeds : int, default 1
         How many splits. The first is the audit's own split and seed (what the pages use); seed ``k`` re-splits
         the rows with the same stratified recipe at ``random_state + k`` and seeds the models with it too.
-        Several seeds show how far a result moves from split to split.
+        Several seeds show how far a result moves from split to split. At most ``MAX_SEEDS``.
     n_jobs : int or None, default -1
         joblib workers (-1: all cores, or every core of the cluster inside ``joblib.parallel_config(backend=
         "dask")`` or ``"ray"``). ``None`` takes the count from an enclosing ``joblib.parallel_config``.
@@ -223,7 +241,8 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         ``<gap>_gap``, ``<gap>_lo``, ``<gap>_hi`` for gap in parity, tpr, fpr, precision. ``attrs["audits"]``
         holds, per audit, the groups each mask names and the target.
     """
-    audits, strategies, models = check_grid(audits, strategies, models, seeds=seeds, root=root)
+    audits, strategies, models = check_grid(audits, strategies, models, seeds=seeds, root=root, n_jobs=n_jobs,
+                                            n_boot=n_boot)
     targets = dict(targets or {})
 
     jobs, cells, info = [], [], {}

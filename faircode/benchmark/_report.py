@@ -5,7 +5,7 @@ import pandas as pd
 
 from faircode.benchmark._harness import GAPS
 
-__all__ = ["format_results", "write_csv"]
+__all__ = ["format_results", "show_results", "write_csv"]
 
 _GAP_LABELS = {"parity": "parity gap", "tpr": "TPR gap", "fpr": "FPR gap", "precision": "precision gap"}
 _DESCRIBE = {
@@ -65,26 +65,10 @@ def _attribute_table(part, group, several):
     return header, rows, [False, False] + [True] * (len(header) - 2)
 
 
-def format_results(results: pd.DataFrame, *, markdown: bool = False) -> str:
-    """Render `results` (from ``run_benchmark``) per audit and protected attribute.
-
-    With one seed every gap shows its 95% bootstrap interval over the test rows; with several, each number is
-    the mean ± standard deviation across the splits, the spread a strategy's effect has to exceed.
-
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        The table ``run_benchmark`` returns (its ``attrs`` name the groups and targets).
-    markdown : bool, default False
-        Markdown (headings and pipe tables) instead of aligned plain text.
-
-    Returns
-    -------
-    str
-    """
+def _sections(results: pd.DataFrame, markdown: bool):
+    """The report in order: lists of text lines, and (header, rows, right-aligned) tables."""
     info = results.attrs.get("audits", {})
     settings = results.attrs.get("settings", {})
-    blocks = []
     for audit, part in results.groupby("audit", sort=False):
         meta = info.get(audit, {})
         seeds = sorted(part["seed"].unique())
@@ -112,19 +96,68 @@ def format_results(results: pd.DataFrame, *, markdown: bool = False) -> str:
                       "the test rows; min n = smallest count behind a rate (! = under 30, too small to trust)."))
         if markdown:  # separate paragraphs, not one run-on paragraph
             lines = [lines[0]] + [part_line for line in lines[1:] for part_line in ("", line)]
+        yield lines
         for attribute, rows in part.groupby("attribute", sort=False):
             group = meta.get("groups", {}).get(attribute, "group")
             sizes = (f"{group} n={rows['n_group'].iloc[0]}, rest n={rows['n_rest'].iloc[0]} (test rows)"
                      if not several else
                      f"{group} n={rows['n_group'].min()}-{rows['n_group'].max()} per split (test rows)")
-            header, body, right = _attribute_table(rows, group, several)
             title = f"{attribute}: {sizes}"
-            if markdown:
-                lines += ["", f"**{title}**", "", _markdown(header, body, right)]
-            else:
-                lines += ["", title, _align(header, body, right)]
-        blocks.append("\n".join(lines))
+            yield ["", f"**{title}**", ""] if markdown else ["", title]
+            yield _attribute_table(rows, group, several)
+
+
+def format_results(results: pd.DataFrame, *, markdown: bool = False) -> str:
+    """Render `results` (from ``run_benchmark``) per audit and protected attribute.
+
+    With one seed every gap shows its 95% bootstrap interval over the test rows; with several, each number is
+    the mean ± standard deviation across the splits, the spread a strategy's effect has to exceed.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The table ``run_benchmark`` returns (its ``attrs`` name the groups and targets).
+    markdown : bool, default False
+        Markdown (headings and pipe tables) instead of aligned plain text.
+
+    Returns
+    -------
+    str
+    """
+    blocks, lines = [], []
+    for section in _sections(results, markdown):
+        if isinstance(section, list):
+            if section and section[0].startswith(("### ", "== ")) and lines:
+                blocks.append("\n".join(lines))
+                lines = []
+            lines += section
+        else:
+            lines.append((_markdown if markdown else _align)(*section))
+    blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def show_results(results: pd.DataFrame) -> None:
+    """Print `results` for a page: the notes as text and, per attribute, two narrow tables.
+
+    The same numbers as ``format_results``, shown with ``faircode.display.show`` (a table on the site, text in a
+    terminal): the first table holds accuracy and selection rates, the second the gaps with their intervals (or
+    spreads across splits), so that neither needs more columns than a page can show.
+    """
+    from faircode.display import show
+
+    for section in _sections(results, markdown=False):
+        if isinstance(section, list):
+            print("\n".join(section))
+            continue
+        header, rows, _ = section
+        table = pd.DataFrame(rows, columns=header).set_index(["strategy", "model"])
+        table.index = table.index.set_levels(
+            [level.str.replace("_", " ") for level in table.index.levels])
+        rates = [c for c in table.columns if c in ("accuracy", "bal. acc.") or c.startswith("sel. ")]
+        show(table[rates])
+        print()
+        show(table[[c for c in table.columns if c not in rates]])
 
 
 def write_csv(results: pd.DataFrame, path) -> None:

@@ -23,15 +23,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import Pipeline
 
+from faircode._choices import FEATURE_STRATEGIES, MITIGATIONS, STRATEGIES, canonical_strategy, check_name
+
 __all__ = ["STRATEGIES", "FEATURE_STRATEGIES", "MITIGATIONS", "CONSTRAINTS", "canonical_strategy",
            "reweighing_weights", "fit_strategy"]
 
-#: Strategies whose features come straight from ``load_audit``.
-FEATURE_STRATEGIES = ("baseline", "S1", "S2")
-#: Strategies fitted here, on the S2 features, with the protected attribute as ``sensitive_features``.
-MITIGATIONS = ("S3", "S4", "reweighing")
-STRATEGIES = FEATURE_STRATEGIES + MITIGATIONS
-_ALIASES = {"S0": "baseline"}
 
 #: Constraint names shared by S3 (reductions moment) and S4 (ThresholdOptimizer ``constraints=``).
 CONSTRAINTS = {
@@ -46,19 +42,8 @@ EG_MAX_ITER = 20
 EG_EPS = 0.01
 
 
-def canonical_strategy(name: str) -> str:
-    """Return the harness's name for `name` (``"S0"`` is ``"baseline"``); ValueError listing valid names."""
-    name = _ALIASES.get(name, name)
-    if name not in STRATEGIES:
-        valid = ", ".join(repr(s) for s in ("baseline", "S0") + STRATEGIES[1:])
-        raise ValueError(f"unknown strategy {name!r}; the strategies are: {valid}")
-    return name
-
-
 def _check_constraint(constraint: str) -> None:
-    if constraint not in CONSTRAINTS:
-        valid = ", ".join(repr(c) for c in CONSTRAINTS)
-        raise ValueError(f"unknown constraint {constraint!r}; the constraints are: {valid}")
+    check_name(constraint, tuple(CONSTRAINTS), "constraint")
 
 
 def reweighing_weights(y, *, sensitive_features) -> np.ndarray:

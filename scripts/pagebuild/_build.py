@@ -5,15 +5,19 @@ import dataclasses
 import difflib
 import os
 import pathlib
-import re
 import sys
 import time
+import traceback
+
+from scripts import layout
 
 from ._cache import Cache, dependencies_digest, page_key
 from ._durations import longest_first, read_durations, recorded_seconds
 from ._execute import Job, run_jobs, warm_up
-from ._files import file_sha256, sha256, write_if_changed
-from ._pages import PageError, discover, might_run, read_page
+from ._extract import render_script
+from ._files import ChangedOnDisk, file_sha256, sha256, write_if_changed
+from ._inject import inject, render_output
+from ._pages import PageError, discover, might_run, parse_page
 
 
 @dataclasses.dataclass
@@ -58,15 +62,30 @@ class Reporter:
         print(text, file=sys.stderr, flush=True)
 
 
+def as_shown(stdout: str) -> str:
+    """Printed text as a terminal shows it: CRLF is a line end, and a carriage return starts its line over
+    (a progress bar), so only what follows the last one stays. The page then holds no bare ``\\r``, which
+    Markdown and a text-mode reader would take for a line end of their own."""
+    return "\n".join(line.rsplit("\r", 1)[-1] for line in stdout.replace("\r\n", "\n").split("\n"))
+
+
+def _handling_error(path, err) -> str:
+    """The message of a failure while turning a page's result into files: that page's failure, never the build's."""
+    if isinstance(err, PageError):
+        return str(err)
+    if isinstance(err, ChangedOnDisk):
+        return (f"{path}: the page changed on disk while the build ran it; your edit is kept, and this run's "
+                "output, script, figures and cache entry were not written; run the build again")
+    if isinstance(err, OSError):
+        return f"{path}: cannot write the page's files: {err}"
+    return (f"{path}: {type(err).__name__} while writing the page's output: {err}\n"
+            + "".join(traceback.format_exception(err)).rstrip())
+
+
 def _timeout(page, config):
     if page.front_matter.get("timeout") is not None:
         return float(page.front_matter["timeout"]), f"from the page's front matter 'timeout: {page.front_matter['timeout']}'"
     return config.timeout, "the default from [tool.pagebuild] timeout in pyproject.toml (a page can set 'timeout:')"
-
-
-def _figure_number(name, slug):
-    match = re.fullmatch(rf"{re.escape(slug)}-(\d+)\.png", name)
-    return int(match.group(1)) if match else None
 
 
 def _stale_figures(root, page, count):
@@ -75,7 +94,7 @@ def _stale_figures(root, page, count):
         return []
     stale = []
     for path in sorted(folder.iterdir()):
-        number = _figure_number(path.name, page.slug)
+        number = layout.figure_number(path.name, page.slug)
         if number is not None and number > count:
             stale.append(path.relative_to(root).as_posix())
     return stale
@@ -99,15 +118,25 @@ class _Assembler:
         self.summary, self.reporter, self.write = summary, reporter, write
 
     def files(self, page, outputs):
-        """Page text, script and figures (path -> (sha, bytes or None)) for ``outputs`` of the runnable blocks.
+        """Page bytes, script bytes and figures (path -> (sha, bytes or None)) for ``outputs`` of the runnable blocks.
 
-        ``outputs`` holds one (stdout, [(alt, sha, png bytes or None)]) per runnable block.
+        ``outputs`` holds one (stdout, [(alt, sha, png bytes or None)]) per runnable block. Output that is not
+        text or exceeds ``max_output`` is a :class:`PageError` at its block's line.
         """
-        from ._extract import render_script
-        from ._inject import inject, render_output
-
-        figures, rendered, number = {}, {}, 0
+        figures, rendered, number, printed = {}, {}, 0, 0
         for block, (stdout, drawn) in zip(page.runnable, outputs):
+            stdout = as_shown(stdout)
+            try:
+                stdout.encode("utf-8")
+            except UnicodeEncodeError as err:
+                raise PageError(page.path, block.line - 1, f"the block printed {stdout[err.start:err.end]!r} (character "
+                                f"{err.start} of its output), which is not text ({err.reason}); print str values, "
+                                "decoded from bytes with errors='replace' if need be") from None
+            printed += len(stdout)
+            if printed > self.config.max_output:
+                raise PageError(page.path, block.line - 1, f"the page has printed {printed:,} characters by the end of "
+                                f"this block; the limit is {self.config.max_output:,} (max_output in "
+                                "[tool.pagebuild] of pyproject.toml); print a summary (df.head(), a count) instead")
             shown = []
             for alt, sha, data in drawn:
                 number += 1
@@ -119,18 +148,27 @@ class _Assembler:
                                                  "give it one with fig.set_label('what the figure shows')")
                 shown.append((alt, os.path.relpath(path, page.folder)))
             if block.output is not None:
-                rendered[block.output] = render_output(stdout, shown)
+                try:
+                    rendered[block.output] = render_output(stdout, shown)
+                except ValueError as err:  # printed table markers out of order
+                    raise PageError(page.path, block.line - 1, f"the block's output cannot be placed: {err}") from None
         text = inject(page.text, page.regions, rendered)
-        return text, render_script(page), figures
+        return text.encode("utf-8"), render_script(page).encode("utf-8"), figures
 
-    def finish(self, page, key, outputs, seconds=None):
-        """Write or compare a page's files; in a build, record the cache entry afterwards."""
+    def finish(self, page, raw, key, outputs, seconds=None):
+        """Write or compare a page's files; in a build, record the cache entry afterwards.
+
+        ``raw`` is the page's bytes as read before it ran: a page that no longer holds them was edited meanwhile,
+        and is left alone (:class:`ChangedOnDisk`), as are its script, figures and cache entry.
+        """
         root = self.config.root
         text, script, figures = self.files(page, outputs)
         stale = _stale_figures(root, page, len(figures))
         if self.write:
+            if file_sha256(root / page.path) != sha256(raw):
+                raise ChangedOnDisk(root / page.path)
             previous = self.cache.get(page.path) or {}
-            for path, data in [(page.path, text.encode()), (page.script_path, script.encode())] + [
+            for path, data in [(page.script_path, script)] + [
                 (path, data) for path, (_, data) in figures.items() if data is not None
             ]:
                 if write_if_changed(root / path, data):
@@ -138,9 +176,11 @@ class _Assembler:
             for path in stale:
                 (root / path).unlink()
                 self.summary.written.append(path)
+            if write_if_changed(root / page.path, text, expected=raw):  # compared with raw just before replacing
+                self.summary.written.append(page.path)
             self.cache.put(page.path, {
-                "deps": self.dependencies, "key": key, "page_sha": sha256(text.encode()),
-                "script": page.script_path, "script_sha": sha256(script.encode()),
+                "deps": self.dependencies, "key": key, "page_sha": sha256(text),
+                "script": page.script_path, "script_sha": sha256(script),
                 "figures": {path: sha for path, (sha, _) in figures.items()},
                 "outputs": [[stdout, [[alt, sha] for alt, sha, _ in drawn]] for stdout, drawn in outputs],
                 "seconds": round(seconds, 2) if seconds is not None else previous.get("seconds"),
@@ -155,17 +195,22 @@ class _Assembler:
         for path in stale:
             self.summary.differences.append((path, "figure is no longer drawn by its page"))
 
-    def _compare_text(self, path, expected):
+    def _compare_text(self, path, expected: bytes):
+        """Compare bytes (line endings and carriage returns included); show a line diff with ``\\r`` made visible."""
         target = self.config.root / path
-        actual = target.read_text(encoding="utf-8") if target.exists() else None
+        actual = target.read_bytes() if target.exists() else None
         if actual == expected:
             return
         if actual is None:
             self.summary.differences.append((path, "is missing; the build would create it"))
             return
-        diff = difflib.unified_diff(actual.splitlines(), expected.splitlines(), f"{path} (on disk)",
+
+        def lines(data):
+            return [line.replace("\r", "\\r") for line in data.decode("utf-8", "backslashreplace").split("\n")]
+
+        diff = difflib.unified_diff(lines(actual), lines(expected), f"{path} (on disk)",
                                     f"{path} (built)", lineterm="", n=1)
-        shown = list(diff)
+        shown = list(diff) or ["(the bytes differ where no line does: an encoding difference)"]
         more = f"\n... {len(shown) - 30} more diff lines" if len(shown) > 30 else ""
         self.summary.differences.append((path, "differs from what the build produces:\n" + "\n".join(shown[:30]) + more))
 
@@ -199,31 +244,44 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
     # Read even under --no-cache: its entries are not used then, but the pages this build does not touch keep theirs,
     # and the run times recorded in them still decide which page starts first.
     cache = Cache(config.cache_path)
+    summary.warnings.extend(cache.warnings)
     recorded = recorded_seconds(cache.pages)
     if not use_cache or not cache.pages:  # every page will run: start the server's imports now
         warm_up(config.preload, config.warm, config.root)
     dependencies = dependencies_digest(config)
     assembler = _Assembler(config, cache, dependencies, summary, reporter, write)
-    paths = discover(config)
+    every = discover(config)
+    if write:
+        cache.prune(every)  # entries of deleted or renamed pages
+    paths = every
     if only:
         wanted = {pathlib.Path(p).resolve().relative_to(root).as_posix() for p in only}
         unknown = sorted(wanted - set(paths))
         if unknown:
             raise ValueError(f"not a page of this build: {unknown}; the pages are: {paths}")
         paths = [p for p in paths if p in wanted]
+    collisions = layout.case_collisions(every)
+
+    def fail(path, message):
+        summary.failures.append((path, message))
+        reporter.problem(f"[FAIL] {message}")
+
     jobs, pages = [], {}
     for path in paths:
+        if path in collisions:
+            fail(path, f"{path}: its path differs from {', '.join(collisions[path])} only in letter case; their "
+                       "scripts, figures and site addresses would be one file on a case-insensitive disk; rename one")
+            continue
         raw = (root / path).read_bytes()
         entry = cache.get(path) if use_cache else None
         if _fresh(root, entry, dependencies, sha256(raw)):
             (summary.skipped if entry.get("skip") else summary.fresh).append(path)
             continue
-        text = raw.decode("utf-8")
         try:
-            page = read_page(root, path) if might_run(text) else None
-        except PageError as err:
-            summary.failures.append((path, str(err)))
-            reporter.problem(f"[FAIL] {err}")
+            text = layout.decode(path, raw)
+            page = parse_page(path, text) if might_run(text) else None
+        except (PageError, layout.PageEncodingError) as err:
+            fail(path, str(err))
             continue
         if page is None or not page.runnable:
             summary.skipped.append(path)
@@ -234,27 +292,36 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
         key = page_key(page, dependencies, timeout)
         outputs = _cached_outputs(root, entry, key, write)
         if outputs is not None:
-            assembler.finish(page, key, outputs)
+            try:
+                assembler.finish(page, raw, key, outputs)
+            except Exception as err:  # noqa: BLE001 - see _handling_error: this page fails, the build goes on
+                fail(path, _handling_error(path, err))
+                continue
             summary.cached.append(path)
             reporter.line(f"[cache] {path}: code unchanged, output re-injected")
             continue
         if not jobs:
             warm_up(config.preload, config.warm, root)
-        pages[path] = (page, key)
+        pages[path] = (page, raw, key)
         jobs.append(Job(path, page.script_path, page.runnable, timeout, source))
 
     def finished(result):
+        page, raw, key = pages[result.job.path]
+        if result.error is None:
+            try:
+                outputs = [(stdout, [(alt, sha256(data), data) for alt, data in drawn])
+                           for stdout, drawn in result.outputs]
+                assembler.finish(page, raw, key, outputs, result.seconds)
+            except Exception as err:  # noqa: BLE001 - see _handling_error: this page fails, the build goes on
+                result.error = _handling_error(page.path, err)
         reporter.finish(result)
-        page, key = pages[result.job.path]
         if result.error is not None:
             summary.failures.append((page.path, result.error))
-            return
-        outputs = [(stdout, [(alt, sha256(data), data) for alt, data in drawn]) for stdout, drawn in result.outputs]
-        assembler.finish(page, key, outputs, result.seconds)
-        summary.ran.append(page.path)
+        else:
+            summary.ran.append(page.path)
 
     if not only:
-        _orphans(config, paths, summary, write)
+        _orphans(config, every, summary, write)
     # Longest first, so that with -j the slowest page does not start last and leave the other cores idle at
     # the end: times from the cache's last run (read even under --no-cache), else the committed durations.
     try:
@@ -281,14 +348,13 @@ def _cached_outputs(root, entry, key, write):
 def _orphans(config, paths, summary, write):
     """Generated scripts (and their figures) whose page no longer exists: removed by a build, reported by a check."""
     root = config.root
-    folders = {str(pathlib.PurePosixPath(p).parent) for p in paths} | {"explainers"}
-    for folder in sorted(folders):
-        for script in sorted((root / folder / "code").glob("*.py")):
-            page = f"{folder}/{script.stem}.md"
-            if page in paths or not script.read_text(encoding="utf-8").startswith("# Generated from "):
+    for folder in layout.page_folders(root):
+        for script in sorted((root / folder / layout.CODE).glob("*.py")):
+            page = layout.page_of_script(script.relative_to(root).as_posix())
+            if page in paths or not script.read_bytes().startswith(layout.GENERATED_HEADER.encode()):
                 continue
-            figures = [f for f in sorted((root / folder / "figures").glob(f"{script.stem}-*.png"))
-                       if _figure_number(f.name, script.stem) is not None]
+            figures = [f for f in sorted((root / folder / layout.FIGURES).glob(f"{script.stem}-*.png"))
+                       if layout.figure_number(f.name, script.stem) is not None]
             for path in [script, *figures]:
                 relative = path.relative_to(root).as_posix()
                 if write:

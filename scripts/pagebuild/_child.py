@@ -12,6 +12,8 @@ import os
 import sys
 import traceback
 
+from scripts.pagebuild import _inject
+
 
 # The figure style every page draws with (text sized for the site's column); see the file's own comments.
 FIGURE_STYLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures.mplstyle")
@@ -54,15 +56,21 @@ def _page_line(error, md_path):
     return line
 
 
-def run_page(conn, root, md_path, script_path, blocks, dpi):
+def run_page(conn, alive, root, md_path, script_path, blocks, dpi):
     """Run ``blocks`` (tuples of Markdown line and source) and send the results back over ``conn``.
 
     Messages: ``("block", i)`` before block ``i`` runs; then ``("done", outputs, stderr)`` with one
     ``(stdout, figures)`` pair per block, or ``("error", info)`` with the page line and the traceback.
+    ``alive`` is the read end of the build's pipe that the watchdog (``_watchdog.py``) waits on.
     """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
+    from . import _watchdog
+
+    _watchdog.guard(os.dup(alive.fileno()))
+    alive.close()
     os.chdir(root)
+    os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:

@@ -1,14 +1,21 @@
-"""Build settings: defaults, overridden by the ``[tool.pagebuild]`` table of ``pyproject.toml``."""
+"""Build settings: defaults, overridden by the ``[tool.pagebuild]`` table of ``pyproject.toml``, all checked here.
+
+Which pages exist and where their files go is not a setting: :mod:`scripts.layout` holds it for the build and
+the site alike.
+"""
 from __future__ import annotations
 
+import ast
 import dataclasses
+import importlib.machinery
 import pathlib
+import sys
 import tomllib
+
+from ._pages import positive_seconds
 
 DEFAULTS = {
     "timeout": 600.0,
-    "pages": ["explainers/*.md"],
-    "audit_manifest": "audit.toml",
     "dpi": 100,
     "cache": ".cache/pagebuild.json",
     # Committed run times (a scheduling hint: longest pages start first); `make durations` rewrites it.
@@ -23,6 +30,9 @@ DEFAULTS = {
     # Functions ("module:function") the fork server calls once after its imports; every page inherits what
     # they load (see _warm.py).
     "warm": [],
+    # The most characters one page may print (all its blocks together); more is that page's error, so that a
+    # runaway print cannot ship a page (and a search index) of many megabytes.
+    "max_output": 200_000,
 }
 
 
@@ -32,13 +42,12 @@ class Config:
 
     root: pathlib.Path
     timeout: float
-    pages: tuple[str, ...]
-    audit_manifest: str
     dpi: int
     cache: str
     durations: str
     preload: tuple[str, ...]
     warm: tuple[str, ...] = ()
+    max_output: int = DEFAULTS["max_output"]
 
     @property
     def cache_path(self) -> pathlib.Path:
@@ -50,8 +59,13 @@ class Config:
 
 
 def load_config(root) -> Config:
-    """Read ``[tool.pagebuild]`` from ``root/pyproject.toml``; unknown keys are an error."""
-    root = pathlib.Path(root).resolve()
+    """Read ``[tool.pagebuild]`` from ``root/pyproject.toml``; a missing root, an unknown key or a bad value is
+    a ValueError that names it and says what was expected."""
+    given = pathlib.Path(root)
+    root = given.resolve()
+    if not root.is_dir():
+        raise ValueError(f"the root {str(given)!r} ({root}) is not a folder; expected the repository root "
+                         "(the folder holding pyproject.toml)")
     table = {}
     pyproject = root / "pyproject.toml"
     if pyproject.exists():
@@ -63,17 +77,57 @@ def load_config(root) -> Config:
             f"{pyproject}: unknown key(s) {unknown} in [tool.pagebuild]; the valid keys are: {sorted(DEFAULTS)}"
         )
     merged = {**DEFAULTS, **table}
-    timeout = merged["timeout"]
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise ValueError(f"{pyproject}: [tool.pagebuild] timeout is {timeout!r}; expected a positive number of seconds")
+
+    def fail(key, expected):
+        raise ValueError(f"{pyproject}: [tool.pagebuild] {key} is {merged[key]!r}; expected {expected}")
+
+    if not positive_seconds(merged["timeout"]):
+        fail("timeout", "a finite positive number of seconds")
+    for key in ("dpi", "max_output"):
+        if isinstance(merged[key], bool) or not isinstance(merged[key], int) or merged[key] < 1:
+            fail(key, "a whole number of at least 1")
+    for key in ("cache", "durations"):
+        if not isinstance(merged[key], str) or not merged[key]:
+            fail(key, "a path relative to the root")
+    for key in ("preload", "warm"):
+        if not isinstance(merged[key], list) or not all(isinstance(item, str) for item in merged[key]):
+            fail(key, "a list of strings")
+    for entry in merged["warm"]:
+        _check_warm(root, pyproject, entry)
     return Config(
         root=root,
-        timeout=float(timeout),
-        pages=tuple(merged["pages"]),
-        audit_manifest=str(merged["audit_manifest"]),
-        dpi=int(merged["dpi"]),
-        cache=str(merged["cache"]),
-        durations=str(merged["durations"]),
+        timeout=float(merged["timeout"]),
+        dpi=merged["dpi"],
+        cache=merged["cache"],
+        durations=merged["durations"],
         preload=tuple(merged["preload"]),
         warm=tuple(merged["warm"]),
+        max_output=merged["max_output"],
     )
+
+
+def _check_warm(root, pyproject, entry):
+    """A warm entry names a module that exists and a function it defines, checked without importing it.
+
+    The build's own process does not import the pages' libraries (the fork server does), so the module's file is
+    found the way ``import`` would find it, from the root first, and read for a top-level ``def``.
+    """
+    where = f"{pyproject}: [tool.pagebuild] warm entry {entry!r}"
+    module, _, function = entry.partition(":")
+    if not module or not function.isidentifier() or not all(part.isidentifier() for part in module.split(".")):
+        raise ValueError(f"{where} is not 'module:function' (for example 'faircode._audits:warm_cache')")
+    locations, spec = [str(root), *sys.path], None
+    for depth, part in enumerate(module.split(".")):
+        name = ".".join(module.split(".")[: depth + 1])
+        spec = importlib.machinery.PathFinder.find_spec(name, locations)
+        if spec is None:
+            raise ValueError(f"{where}: no module {name!r} under {root} or on the Python path")
+        locations = list(spec.submodule_search_locations or [])
+    origin = pathlib.Path(spec.origin or "")
+    if origin.suffix != ".py":
+        return  # a compiled or namespace module: nothing to read; the server reports a failure of its own
+    tree = ast.parse(origin.read_bytes(), str(origin))
+    defined = sorted(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    if function not in defined:
+        raise ValueError(f"{where}: {origin} defines no function {function!r}; its functions are: "
+                         f"{', '.join(defined) or 'none'}")

@@ -8,6 +8,7 @@ The standard library's ``multiprocessing`` forkserver with preloaded modules is 
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -27,6 +28,8 @@ CHILD_ENV = {
 }
 # How the build hands the fork server its root and warm calls (see _warm.py).
 WARM_ENV = "PAGEBUILD_WARM"
+# What the fork server imports after the configured preloads; _server runs the warm calls.
+_SERVER_MODULES = ["scripts.pagebuild._child", "scripts.pagebuild._server"]
 
 
 @dataclasses.dataclass
@@ -57,27 +60,44 @@ class _Running:
     job: Job
     process: object
     conn: object
+    alive: object  # the build's end of the pipe the page's watchdog waits on (_watchdog.py)
     started: float
     block: int = 0
     message: tuple | None = None
 
 
+@contextlib.contextmanager
+def _borrowed_environ(values):
+    """Set environment variables for the duration of the block, then restore the caller's exactly."""
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
 def _context(preload, warm=(), root="."):
-    for key, value in CHILD_ENV.items():
-        os.environ.setdefault(key, value)
-    # Read by _warm when the server starts (it can only be handed module names); ignored once it runs.
-    os.environ[WARM_ENV] = json.dumps({"root": os.path.realpath(root), "calls": list(warm)})
+    """The forkserver context, its server started: the server (and every page forked from it) gets CHILD_ENV
+    and the warm request in its environment, borrowed from this process only while the server starts."""
+    import multiprocessing.forkserver
+
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(preload) + ["scripts.pagebuild._child", "scripts.pagebuild._warm"])
+    context.set_forkserver_preload(list(preload) + _SERVER_MODULES)
+    # The server can only be handed module names, so the warm request travels in its environment.
+    request = json.dumps({"root": os.path.realpath(root), "calls": list(warm)})
+    with _borrowed_environ({**CHILD_ENV, WARM_ENV: request}):
+        multiprocessing.forkserver.ensure_running()
     return context
 
 
 def warm_up(preload, warm=(), root="."):
     """Start the fork server now, so its imports and warm calls overlap with the build's preparation."""
-    import multiprocessing.forkserver
-
     _context(preload, warm, root)
-    multiprocessing.forkserver.ensure_running()
 
 
 def _kill(state):
@@ -86,6 +106,7 @@ def _kill(state):
     except (ProcessLookupError, PermissionError):
         state.process.kill()
     state.process.join()
+    state.alive.close()
 
 
 def _finish(state, now):
@@ -130,16 +151,20 @@ def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_
         while pending and len(running) < max(1, parallel):
             job = pending.popleft()
             receive, send = context.Pipe(duplex=False)
+            watched, alive = context.Pipe(duplex=False)
             blocks = [(block.line, block.source) for block in job.blocks]
             from . import _child
 
             process = context.Process(target=_child.run_page, name=f"page {job.path}",
-                                      args=(send, str(root), job.path, job.script_path, blocks, dpi))
+                                      args=(send, watched, str(root), job.path, job.script_path, blocks, dpi))
             if on_start:
                 on_start(job)
-            process.start()
-            send.close()
-            running.append(_Running(job, process, receive, time.monotonic()))
+            try:
+                process.start()
+            finally:
+                send.close()
+                watched.close()
+            running.append(_Running(job, process, receive, alive, time.monotonic()))
         deadline = min(s.started + s.job.timeout for s in running)
         waitables = [s.conn for s in running if s.message is None] + [s.process.sentinel for s in running]
         multiprocessing.connection.wait(waitables, timeout=max(0.0, deadline - time.monotonic()))
@@ -170,6 +195,7 @@ def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_
             else:
                 continue
             state.conn.close()
+            state.alive.close()  # the watchdog kills whatever the page left running in its group
             running.remove(state)
             results[state.job.path] = result
             if on_finish:

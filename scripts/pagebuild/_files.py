@@ -20,17 +20,26 @@ def file_sha256(path) -> str | None:
         return None
 
 
-def write_if_changed(path, data: bytes) -> bool:
+class ChangedOnDisk(Exception):
+    """The file is no longer what the caller read, so writing would lose what someone else wrote."""
+
+
+def write_if_changed(path, data: bytes, *, expected: bytes | None = None) -> bool:
     """Write ``data`` to ``path`` through a temporary file and ``os.replace``; return whether it changed.
 
     A reader (or a build killed half-way) sees either the old file or the new one, never a partial file.
+    With ``expected`` (the bytes the caller read earlier), raise :class:`ChangedOnDisk` instead of writing
+    when the file now holds something else, so an edit made meanwhile is never overwritten.
     """
     path = pathlib.Path(path)
     try:
-        if path.read_bytes() == data:
-            return False
+        current = path.read_bytes()
     except FileNotFoundError:
-        pass
+        current = None
+    if expected is not None and current != expected:
+        raise ChangedOnDisk(path)
+    if current == data:
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -16,23 +16,62 @@ def _alt(text: str) -> str:
     return " ".join(text.split()).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
-def render_output(stdout: str, figures) -> str:
-    """Markdown for one output region: the printed text fenced as ``text``, then one image per figure.
+# The table protocol shared with faircode.display: the build sets DISPLAY_ENV in each page's process, and a
+# table printed there arrives as Markdown between these two lines (tests/pagebuild checks the two agree).
+DISPLAY_ENV = {"FAIRCODE_DISPLAY": "markdown"}
+TABLE_START = "<!-- table -->"
+TABLE_END = "<!-- end table -->"
 
-    ``figures`` holds (alt text, path relative to the page) pairs. Trailing spaces are dropped from each
-    printed line (editors strip them, and a check must not fail over invisible spaces). Blank lines around
-    each part keep every Markdown renderer from gluing it to the markers.
-    """
-    parts = []
-    lines = [line.rstrip() for line in stdout.split("\n")]
+
+def _segments(lines):
+    """Split printed lines into ("text", lines) and ("table", lines) runs, in order."""
+    segments, kind, current = [], "text", []
+    for number, line in enumerate(lines, 1):
+        if line == TABLE_START and kind == "text":
+            segments.append((kind, current))
+            kind, current = "table", []
+        elif line == TABLE_END and kind == "table":
+            segments.append((kind, current))
+            kind, current = "text", []
+        elif line in (TABLE_START, TABLE_END):
+            raise ValueError(f"printed output line {number}: {line!r} where a "
+                             f"{'table' if kind == 'text' else 'table end'} marker was expected")
+        else:
+            current.append(line)
+    if kind == "table":
+        raise ValueError(f"printed output ends inside a table: {TABLE_START!r} has no {TABLE_END!r}")
+    segments.append((kind, current))
+    return segments
+
+
+def _trim(lines):
+    lines = list(lines)
     while lines and not lines[-1]:
         lines.pop()
     while lines and not lines[0]:
         lines.pop(0)
-    if lines:
+    return lines
+
+
+def render_output(stdout: str, figures) -> str:
+    """Markdown for one output region: printed text fenced as ``text``, tables as tables, then the figures.
+
+    ``figures`` holds (alt text, path relative to the page) pairs. Trailing spaces are dropped from each
+    printed line (editors strip them, and a check must not fail over invisible spaces). A table printed by
+    ``faircode.display.show`` becomes a Markdown table inside a ``fc-table`` block, which the site styles.
+    Blank lines around each part keep every Markdown renderer from gluing it to the markers.
+    """
+    parts = []
+    for kind, lines in _segments([line.rstrip() for line in stdout.split("\n")]):
+        lines = _trim(lines)
+        if not lines:
+            continue
         body = "\n".join(lines)
-        fence = fence_for(body)
-        parts.append(f"{fence}text\n{body}\n{fence}")
+        if kind == "table":
+            parts.append(f'<div class="fc-table" markdown>\n\n{body}\n\n</div>')
+        else:
+            fence = fence_for(body)
+            parts.append(f"{fence}text\n{body}\n{fence}")
     for alt, target in figures:
         target = f"<{target}>" if " " in target else target
         parts.append(f"![{_alt(alt)}]({target})")
@@ -43,7 +82,8 @@ def inject(text: str, regions, rendered: dict) -> str:
     """Replace the lines between each region's markers with ``rendered[region.name]``.
 
     ``regions`` are the page's marker pairs (1-based marker lines, in page order); regions not named in
-    ``rendered`` keep their content.
+    ``rendered`` keep their content. Lines outside the regions are kept byte for byte; the inserted lines end
+    as the start marker's line does (CRLF or LF).
     """
     lines = text.split("\n")
     out, cursor = [], 0
@@ -52,8 +92,9 @@ def inject(text: str, regions, rendered: dict) -> str:
             continue
         out.extend(lines[cursor : region.start])  # up to and including the start marker
         content = rendered[region.name]
+        ending = "\r" if lines[region.start - 1].endswith("\r") else ""
         if content:
-            out.extend(["", *content.split("\n"), ""])
+            out.extend(line + ending for line in ["", *content.split("\n"), ""])
         cursor = region.end - 1  # resume at the end marker
     out.extend(lines[cursor:])
     return "\n".join(out)

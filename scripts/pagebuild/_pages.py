@@ -1,17 +1,27 @@
-"""Find the pages, read their front matter and output markers, and check that the page is well formed."""
+"""Read a page: one markdown-it pass gives its front matter, output markers and Python blocks with their lines.
+
+markdown-it implements CommonMark's fence rules (backticks or tildes, a closing fence at least as long, fences
+inside lists and quotes), which a hand-written scanner would get wrong; jupytext's metadata parser reads a
+fence's options (``output="name"``, ``norun``) as jupytext itself would. Each page is parsed exactly once.
+"""
 from __future__ import annotations
 
 import dataclasses
+import math
 import pathlib
 import re
 
 import yaml
+
+from scripts import layout
 
 NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 START_MARKER = re.compile(rf"^ {{0,3}}<!--\s*output:\s*({NAME})\s*-->\s*$")
 END_MARKER = re.compile(r"^ {0,3}<!--\s*end output\s*-->\s*$")
 MARKER_LIKE = re.compile(r"^\s*<!--\s*(end\s+)?output\b")
 NAME_RE = re.compile(rf"^{NAME}$")
+#: The options a ```python fence may carry.
+FENCE_OPTIONS = ("output", "norun")
 
 
 class PageError(Exception):
@@ -47,7 +57,10 @@ class Block:
 
 @dataclasses.dataclass
 class Page:
-    """A parsed page: where it lives, its front matter, its marker regions and its Python blocks."""
+    """A parsed page: where it lives, its exact text, its front matter, its marker regions and its Python blocks.
+
+    ``text`` is the page as written (line endings included); line numbers are those of the page.
+    """
 
     path: str  # relative to the repository root, POSIX separators
     text: str
@@ -57,18 +70,18 @@ class Page:
 
     @property
     def slug(self) -> str:
-        return pathlib.PurePosixPath(self.path).stem
+        return layout.slug(self.path)
 
     @property
     def folder(self) -> str:
-        return str(pathlib.PurePosixPath(self.path).parent)
+        return layout.folder(self.path)
 
     @property
     def script_path(self) -> str:
-        return str(pathlib.PurePosixPath(self.folder) / "code" / f"{self.slug}.py")
+        return layout.script_path(self.path)
 
     def figure_path(self, number: int) -> str:
-        return str(pathlib.PurePosixPath(self.folder) / "figures" / f"{self.slug}-{number}.png")
+        return layout.figure_path(self.path, number)
 
     @property
     def runnable(self) -> list:
@@ -76,15 +89,8 @@ class Page:
 
 
 def discover(config) -> list[str]:
-    """Candidate page paths (relative, sorted): the configured globs plus the ``*.md`` of every audit folder."""
-    root = config.root
-    found = set()
-    for pattern in config.pages:
-        found.update(p for p in root.glob(pattern) if p.is_file())
-    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        if (folder / config.audit_manifest).is_file():
-            found.update(p for p in folder.glob("*.md") if p.is_file())
-    return sorted(p.relative_to(root).as_posix() for p in found)
+    """The pages of ``config.root`` (relative, sorted); see :mod:`scripts.layout`."""
+    return layout.pages(config.root)
 
 
 def might_run(text: str) -> bool:
@@ -109,22 +115,33 @@ def split_front_matter(path, text):
     raise PageError(path, 1, "front matter opened with '---' is never closed by a '---' line")
 
 
-def code_lines(text) -> set[int]:
-    """0-based numbers of the lines that lie inside fenced or indented code (markers there are examples)."""
-    # markdown-it implements CommonMark's fence rules (backticks or tildes, closing fence at least as long,
-    # fences inside lists and quotes); a hand-written scanner would get those edge cases wrong.
+def _tokens(path, text):
+    """The page's block tokens, after checking that every fence is closed (an unclosed one swallows the page)."""
     from markdown_it import MarkdownIt
 
+    lines = text.split("\n")
+    tokens = MarkdownIt("commonmark").parse(text)
+    for token in tokens:
+        if token.type == "fence" and token.map:
+            last = lines[token.map[1] - 1].lstrip(" \t>") if token.map[1] > token.map[0] + 1 else ""
+            char, length = token.markup[0], len(token.markup)
+            if not re.fullmatch(rf"{re.escape(char)}{{{length},}}[ \t]*", last):
+                raise PageError(path, token.map[0] + 1, f"the code fence {token.markup}{token.info.strip()} opened "
+                                f"on this line is never closed; close it with a line of {length} or more {char!r}")
+    return tokens
+
+
+def code_lines(tokens) -> set[int]:
+    """0-based numbers of the lines that lie inside fenced or indented code (markers there are examples)."""
     inside = set()
-    for token in MarkdownIt("commonmark").parse(text):
+    for token in tokens:
         if token.type in ("fence", "code_block") and token.map:
             inside.update(range(token.map[0], token.map[1]))
     return inside
 
 
-def find_regions(path, text) -> list[Region]:
+def find_regions(path, text, inside) -> list[Region]:
     """Output marker pairs of a page, checked: every start closed, no nesting, no stray end, unique names."""
-    inside = code_lines(text)
     regions, open_name, open_line, seen = [], None, None, {}
     for number, line in enumerate(text.split("\n"), start=1):
         if number - 1 in inside or not MARKER_LIKE.match(line):
@@ -153,38 +170,69 @@ def find_regions(path, text) -> list[Region]:
     return regions
 
 
-def blank_regions(text, regions) -> str:
-    """The page with every line between markers emptied, so old output is never read as code.
+def _fence_options(path, number, info):
+    """The options of a ```python fence (jupytext's reader of fence metadata), checked against FENCE_OPTIONS."""
+    from jupytext.cell_metadata import text_to_metadata
 
-    Lines are blanked rather than removed, so line numbers stay those of the page.
-    """
+    _, meta = text_to_metadata(info)
+    valid = "output=\"name\" and norun"
+    if "incorrectly_encoded_metadata" in meta:
+        raise PageError(path, number, f"cannot read the fence options {meta['incorrectly_encoded_metadata']!r}; "
+                        f"write them as key=\"value\" or a bare flag (the options are {valid})")
+    unknown = sorted(set(meta) - set(FENCE_OPTIONS))
+    if unknown:
+        raise PageError(path, number, f"unknown fence option(s) {unknown}; the options are {valid}")
+    return meta
+
+
+def python_blocks(path, text, tokens, regions) -> list[Block]:
+    """The page's Python blocks: top-level ```python fences at column 0, outside the output regions."""
     lines = text.split("\n")
-    for region in regions:
-        for number in range(region.start, region.end - 1):
-            lines[number] = ""
-    return "\n".join(lines)
+    inside_regions = {n for region in regions for n in range(region.start, region.end - 1)}  # 0-based
+    blocks = []
+    for token in tokens:
+        if token.type != "fence" or not token.map or token.level != 0 or not token.markup.startswith("`"):
+            continue
+        first = token.map[0]
+        words = token.info.split()
+        if first in inside_regions or not words or words[0] != "python" or not lines[first].startswith(token.markup):
+            continue
+        meta = _fence_options(path, first + 1, token.info.strip())
+        output = meta.get("output")
+        blocks.append(Block(index=len(blocks), line=first + 2, source=token.content.rstrip() + "\n",
+                            output=None if output is None else str(output), norun="norun" in meta))
+    return blocks
 
 
-def read_page(root, path) -> Page:
-    """Parse ``root/path`` into a :class:`Page`, raising :class:`PageError` when it is malformed."""
-    from ._extract import parse_blocks
+def read_page(root, path, raw: bytes | None = None) -> Page:
+    """Parse ``root/path`` (or its bytes ``raw``) into a :class:`Page`; :class:`PageError` when malformed."""
+    if raw is None:
+        raw = (pathlib.Path(root) / path).read_bytes()
+    try:
+        text = layout.decode(path, raw)
+    except layout.PageEncodingError as err:
+        raise PageError(path, err.line, str(err).split(": ", 1)[1]) from None
+    return parse_page(path, text)
 
-    text = (pathlib.Path(root) / path).read_text(encoding="utf-8")
-    return parse_page(path, text, parse_blocks)
 
-
-def parse_page(path, text, parse_blocks) -> Page:
-    """Parse page text (see :func:`read_page`); ``parse_blocks`` turns the marker-free text into blocks."""
-    front = split_front_matter(path, text)
-    regions = find_regions(path, text)
-    blocks = parse_blocks(path, blank_regions(text, regions))
+def parse_page(path, text) -> Page:
+    """Parse page text (see :func:`read_page`). CRLF line endings are read as LF; the text is kept as written."""
+    lone = re.search(r"\r(?!\n)", text)
+    if lone:
+        raise PageError(path, text.count("\n", 0, lone.start()) + 1, "a carriage return ('\\r') not followed by "
+                        "a newline; save the page with LF or CRLF line endings")
+    plain = text.replace("\r\n", "\n")
+    front = split_front_matter(path, plain)
+    tokens = _tokens(path, plain)
+    regions = find_regions(path, plain, code_lines(tokens))
+    blocks = python_blocks(path, plain, tokens, regions)
     page = Page(path=path, text=text, front_matter=front, regions=regions, blocks=blocks)
     validate(page)
     return page
 
 
 def validate(page: Page) -> None:
-    """Every output name is a marker and every marker has a block; names are unique."""
+    """Every output name is a marker and every marker has a block; names are unique; the time limit is usable."""
     markers = {region.name: region for region in page.regions}
     named = {}
     for block in page.blocks:
@@ -209,5 +257,12 @@ def validate(page: Page) -> None:
             raise PageError(page.path, region.start, f"output marker '{region.name}' has no code block with "
                             f"output=\"{region.name}\"; the page's named blocks are: {choices}")
     timeout = page.front_matter.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
-        raise PageError(page.path, 1, f"front matter timeout is {timeout!r}; expected a positive number of seconds")
+    if timeout is not None and not positive_seconds(timeout):
+        raise PageError(page.path, 1, f"front matter timeout is {timeout!r}; expected a finite positive number "
+                        "of seconds")
+
+
+def positive_seconds(value) -> bool:
+    """Whether ``value`` is a usable time limit: a finite number above zero (not a bool, not NaN or infinity)."""
+    return (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+            and value > 0)

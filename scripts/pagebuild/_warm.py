@@ -2,13 +2,14 @@
 
 ``[tool.pagebuild] warm`` names functions (``"module:function"``), here faircode's loader of every audit, whose
 results every forked page inherits (the audits' CSV files read, verified and encoded once per build instead of
-once per page). The fork server imports this module last; the build passes the repository root and the calls
-through the environment because ``multiprocessing`` can only hand the server module names to import.
+once per page). The server can only be handed module names to import, so the build passes the repository root
+and the calls through the server's environment and the server's last preload, ``_server``, calls :func:`warm`.
+Importing this module does nothing.
 
-A warm call that fails is skipped without a word: the pages that need the same thing meet the same error and
-report it with their page and line. Only the fork server imports this module (the build's own process never
-does). A page of another root (the build's tests run several roots in one process) must not inherit this
-root's modules, so :func:`forget_for` drops them in such a page's process.
+The configuration is checked before the build starts (``_config.py``: every entry names a module and a function
+it defines). A warm call that raises is skipped here: the pages that need the same thing meet the same error and
+report it with their page and line. A page of another root (the build's tests run several roots in one process)
+must not inherit this root's modules, so :func:`forget_for` drops them in such a page's process.
 """
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ warmed_root = None
 warmed_modules = ()
 
 
-def _warm():
+def warm():
+    """In the fork server: make the calls the build's request (``WARM_ENV``) names; the request is then removed
+    from the environment, so the pages do not inherit it."""
     global warmed_root, warmed_modules
-    request = os.environ.get(WARM_ENV)
+    request = os.environ.pop(WARM_ENV, None)
     if not request:
         return
     spec = json.loads(request)
@@ -56,6 +59,3 @@ def forget_for(root: str) -> None:
     if warmed_root is not None and os.path.realpath(root) != os.path.realpath(warmed_root):
         for name in warmed_modules:
             sys.modules.pop(name, None)
-
-
-_warm()

@@ -12,13 +12,15 @@ import io
 import pathlib
 import zipfile
 
+from scripts import layout
+
 __all__ = ["FOLDER", "archive_members", "build_archive"]
 
 FOLDER = "fair-code-project"
 # Top-level files and folders of the repository the archive carries, besides every audit folder.
 TOP_FILES = ("README.md", "CONTRIBUTING.md", "LICENSE", "Makefile", "pyproject.toml", "requirements.lock",
              "mkdocs.yml", ".pagebuild-durations.json")
-TOP_FOLDERS = ("faircode", "explainers", "scripts", "site_src", "site_theme")
+TOP_FOLDERS = ("faircode", layout.EXPLAINERS, "scripts", "site_src", "site_theme")
 _SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints"}
 _SKIP_SUFFIXES = (".pyc", ".pyo", ".tmp")
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry
@@ -30,14 +32,14 @@ def _kept(path: pathlib.Path, root: pathlib.Path) -> bool:
             and not path.name.endswith(_SKIP_SUFFIXES))
 
 
-def archive_members(root: pathlib.Path, audit_manifest: str = "audit.toml") -> dict[str, pathlib.Path]:
+def archive_members(root: pathlib.Path) -> dict[str, pathlib.Path]:
     """Archive path (under the repository root, slash-separated) to file, for every file the archive holds."""
     members = {}
     for name in TOP_FILES:
         if (root / name).is_file():
             members[name] = root / name
     folders = [root / name for name in TOP_FOLDERS]
-    folders += sorted(m.parent for m in root.glob(f"*/{audit_manifest}"))
+    folders += layout.audit_folders(root)
     for folder in folders:
         for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
             if _kept(path, root):

@@ -18,6 +18,7 @@ import nbformat
 from mkdocs.utils.meta import get_data
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
+from scripts import layout
 from scripts.site._files import write_text_if_changed
 from scripts.site._outputs import output_regions
 
@@ -54,6 +55,7 @@ if STYLE.is_file():
 _MAGIC = re.compile(r"\A%%(?P<lang>[A-Za-z0-9_+-]+)[^\n]*\n?")
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
 _IMAGE = re.compile(r"^!\[(?P<alt>(?:[^\]\\]|\\.)*)\]\((?:<(?P<angled>[^<>\n]+)>|(?P<plain>[^\s()]+))\)$")
+_WRAPPER = re.compile(r"^\s*(?:<div\b[^>]*>|</div>)\s*$")
 # Relative link or image targets in Markdown prose: ](target) and ](<target>), with an optional #anchor.
 _LINK = re.compile(r"(?P<lead>\]\()(?:<(?P<angled>[^<>\n]+)>|(?P<plain>[^()\s<>]+))(?P<tail>(?:\s+\"[^\"\n]*\")?\))")
 
@@ -99,6 +101,8 @@ def region_outputs(content: str, folder: pathlib.Path) -> list:
         if kind == "text":
             outputs.append(new_output("stream", name="stdout", text=value))
         elif kind == "markdown":
+            # The site's wrappers (<div class="fc-table" markdown>) mean nothing to Jupyter: keep the table.
+            value = "\n".join(line for line in value.split("\n") if not _WRAPPER.match(line)).strip("\n") + "\n"
             outputs.append(new_output("display_data", data={"text/markdown": value, "text/plain": value}))
         else:
             alt, target = value
@@ -168,10 +172,10 @@ def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_u
     page_url, notebook_page_url, archive_url : str
         Site URLs (from the site's root) of the page, of the notebook's own page and of the source archive.
     """
-    text = page_path.read_text(encoding="utf-8")
+    text = layout.decode(page_uri, page_path.read_bytes())
     body, _ = get_data(text)
     folder = page_path.parent
-    notebook_uri = f"{posixpath.dirname(page_uri)}/notebooks/{page_path.stem}.ipynb"
+    notebook_uri = layout.notebook_path(page_uri)
 
     def up(url: str) -> str:
         relative = posixpath.relpath(url.rstrip("/") or ".", notebook_page_url.rstrip("/"))

@@ -7,6 +7,8 @@ import re
 
 from mkdocs.utils.meta import get_data
 
+from scripts import layout
+
 __all__ = ["THEMES", "Explainer", "AuditPage", "Audit", "PageMetadataError", "load_explainers", "load_audits"]
 
 # The five themes of CONTRIBUTING.md, in the order the site shows them, each with the line the home page gives it.
@@ -38,7 +40,7 @@ class _Page:
     @property
     def script_uri(self) -> str:
         """Repository path of the script the build extracts from the page: ``<folder>/code/<slug>.py``."""
-        return f"{posix_parent(self.src_uri)}/code/{self.slug}.py"
+        return layout.script_path(self.src_uri)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +83,10 @@ def posix_parent(uri: str) -> str:
 
 
 def _front_matter(path: pathlib.Path, root: pathlib.Path) -> tuple[str, dict]:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = layout.read_text(root, path.relative_to(root).as_posix())
+    except layout.PageEncodingError as err:
+        raise PageMetadataError(str(err)) from None
     try:
         body, meta = get_data(text)
     except Exception as err:  # mkdocs' own YAML reader; name the page whatever it raises
@@ -137,7 +142,7 @@ def load_explainers(root: pathlib.Path) -> list[Explainer]:
     PageMetadataError
         When a page lacks a required front matter field or names an unknown theme.
     """
-    pages = [_explainer(p, root) for p in sorted((root / "explainers").glob("*.md"))]
+    pages = [_explainer(p, root) for p in layout.explainer_pages(root)]
     themes = list(THEMES)
     return sorted(pages, key=lambda e: (themes.index(e.theme), e.order, e.title.lower(), e.slug))
 
@@ -145,7 +150,7 @@ def load_explainers(root: pathlib.Path) -> list[Explainer]:
 def _audit_page(path: pathlib.Path, root: pathlib.Path) -> AuditPage:
     where = path.relative_to(root).as_posix()
     body, meta = _front_matter(path, root)
-    is_card = path.name == "DATA.md"
+    is_card = path.name == layout.DATA_CARD
     heading = _H1.search(body)
     title = meta.get("title") or (heading.group(1) if heading else None) or path.stem
     if is_card:
@@ -168,9 +173,8 @@ def load_audits(root: pathlib.Path) -> list[Audit]:
         Each with its Markdown pages: write-ups by ``order`` then title, the data card (``DATA.md``) last.
     """
     audits = []
-    for manifest in sorted(root.glob("*/audit.toml")):
-        folder = manifest.parent
-        pages = [_audit_page(p, root) for p in sorted(folder.glob("*.md"))]
+    for folder in layout.audit_folders(root):
+        pages = [_audit_page(p, root) for p in layout.audit_pages(folder)]
         pages.sort(key=lambda p: (p.is_data_card, p.order, p.title.lower()))
         audits.append(Audit(folder.name, folder, tuple(pages)))
     return audits

@@ -11,6 +11,8 @@ import hashlib
 import pathlib
 import re
 
+from scripts import layout
+
 __all__ = ["Provenance", "provenance", "audits_named", "sha256_file", "pinned_versions"]
 
 # The libraries every page's numbers go through (faircode's own dependencies), shown first, in this order.
@@ -130,7 +132,7 @@ def provenance(root: pathlib.Path, script_path: pathlib.Path, audit_dirs: dict[s
     script = script_path.read_text(encoding="utf-8")
     data = []
     for name in audits_named(script, list(audit_dirs)):
-        for path in sorted(audit_dirs[name].glob("*.csv")):
+        for path in layout.audit_data(audit_dirs[name]):
             data.append((path.relative_to(root).as_posix(), sha256_file(path)))
     lock = root / "requirements.lock"
     libraries = pinned_versions(lock, script) if lock.is_file() else []

@@ -4,6 +4,7 @@
   figures and scripts, stages a notebook per generated script, and builds the navigation from front matter.
 - on_page_markdown: fills the home page and the concept index from front matter, shows links to pages that
   do not exist yet as plain text, and ends each page that has code with how to run it and what it was made from.
+- on_page_content: splits the cells of output tables into estimate, interval and notes for the theme to style.
 - on_serve: watches the page folders, so that ``make serve`` reloads when a page changes.
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ _ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers are the package scripts.site
     sys.path.insert(0, str(_ROOT))
 
+from scripts import layout  # noqa: E402
 from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
 from scripts.site._outputs import frame_outputs  # noqa: E402
@@ -33,6 +35,7 @@ from scripts.site._files import write_bytes_if_changed  # noqa: E402
 from scripts.site._notebooks import ARCHIVE_NAME, RUN_COMMAND, notebook_for_page, stage_notebook  # noqa: E402
 from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
 from scripts.site._provenance import provenance  # noqa: E402
+from scripts.site._tables import style_tables  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.site")
 STAGING = ".cache/site"          # notebooks built from the scripts, under the config's folder; never committed
@@ -54,11 +57,6 @@ def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path) -> File:
     file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
     files.append(file)
     return file
-
-
-def _notebook_uri(script_uri: str) -> str:
-    folder, name = script_uri.rsplit("/code/", 1)
-    return f"{folder}/notebooks/{name[:-3]}.ipynb"
 
 
 def _page_url(src_uri: str) -> str:
@@ -95,10 +93,10 @@ def on_files(files: Files, config) -> Files:
             _add(files, config, page.src_uri, root)
             if not page.is_data_card:
                 coded[page.src_uri] = (page.title, page.script_uri)
-        for path in sorted(audit.path.glob("*.csv")):  # the data the checksums describe, for download
+        for path in layout.audit_data(audit.path):  # the data the checksums describe, for download
             _add(files, config, path.relative_to(root).as_posix(), root)
-    for folder in ["explainers", *(a.name for a in audits)]:
-        for sub in ("figures", "code"):
+    for folder in layout.page_folders(root):
+        for sub in (layout.FIGURES, layout.CODE):
             for path in sorted((root / folder / sub).glob("*")):
                 if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
                     _add(files, config, path.relative_to(root).as_posix(), root)
@@ -108,7 +106,7 @@ def on_files(files: Files, config) -> Files:
         if not script.is_file():
             log.info("%s has no generated script (%s) yet: no notebook or provenance for it", src_uri, script_uri)
             continue
-        notebook_uri = _notebook_uri(script_uri)
+        notebook_uri = layout.notebook_path(src_uri)
         notebook = notebook_for_page(root / src_uri, src_uri, title, page_url=_page_url(src_uri),
                                      notebook_page_url=_page_url(notebook_uri), archive_url=ARCHIVE_NAME)
         stage_notebook(notebook, staging / notebook_uri)
@@ -274,6 +272,10 @@ The outputs on this page were produced from:
 """
 
 
+def on_page_content(html: str, page, config, files: Files) -> str:
+    return style_tables(html)
+
+
 @event_priority(100)  # before the search plugin indexes the page
 def on_page_context(context, page, config, nav):
     """Leave notebook pages out of search: each repeats its explainer, which is the page a search should find."""
@@ -284,7 +286,7 @@ def on_page_context(context, page, config, nav):
 
 def on_serve(server, config, builder):
     root = _root(config)
-    for path in [root / "explainers", *(m.parent for m in root.glob("*/audit.toml")), pathlib.Path(__file__).parent]:
+    for path in [root / layout.EXPLAINERS, *layout.audit_folders(root), pathlib.Path(__file__).parent]:
         if path.is_dir():
             server.watch(str(path))
     return server

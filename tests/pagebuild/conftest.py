@@ -1,43 +1,18 @@
 """Fixtures for the page-build tests: a throwaway repository root holding copies of the fixture pages."""
-import pathlib
-
 import pytest
 
-from scripts.pagebuild import Reporter, load_config, run
-
-FIXTURES = pathlib.Path(__file__).parent / "fixtures"
-
-
-class Site:
-    """A temporary repository root with an ``explainers/`` folder, built with the real build."""
-
-    def __init__(self, root):
-        self.root = root
-        (root / "explainers").mkdir()
-        (root / "pyproject.toml").write_text("[tool.pagebuild]\ntimeout = 60\n")
-
-    def add(self, name, text=None):
-        """Copy a fixture page (or write ``text``) as ``explainers/<name>``; return its path."""
-        path = self.root / "explainers" / name
-        path.write_text(text if text is not None else (FIXTURES / name).read_text())
-        return path
-
-    def build(self, **options):
-        options.setdefault("reporter", Reporter(quiet=True))
-        return run(load_config(self.root), parallel=2, **options)
-
-    def check(self, **options):
-        return self.build(write=False, **options)
-
-    def snapshot(self):
-        """Bytes of every file under explainers/ (pages, scripts, figures)."""
-        folder = self.root / "explainers"
-        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+from _build_helpers import FIXTURES, Site
 
 
 @pytest.fixture
 def site(tmp_path):
     return Site(tmp_path)
+
+
+@pytest.fixture
+def bare_site(tmp_path):
+    """A root whose fork server preloads nothing: for pages that import no heavy library (starts in well under 1 s)."""
+    return Site(tmp_path, "preload = []\n")
 
 
 @pytest.fixture

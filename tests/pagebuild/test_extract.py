@@ -1,12 +1,11 @@
 """Extraction: what runs is exactly the page's runnable Python blocks, at their Markdown lines."""
 import pytest
 
-from scripts.pagebuild import PageError, parse_blocks, render_script
-from scripts.pagebuild._pages import parse_page
+from scripts.pagebuild import PageError, parse_page, render_script
 
 
 def _page(text, path="explainers/demo.md"):
-    return parse_page(path, text, parse_blocks)
+    return parse_page(path, text)
 
 
 def test_runnable_blocks_are_exactly_the_python_fences(fixture_text):
@@ -63,7 +62,16 @@ def test_audit_page_script_path_is_quoted_in_the_header():
     ("<!-- output: two words -->\n", 1, "malformed output marker"),
     ("<!-- output: t -->\n<!-- output: u -->\n", 1, "not closed before"),
     ("<!-- output: t -->\n<!-- end output -->\n```python norun output=\"t\"\nprint(1)\n```\n", 3, "norun"),
-    ("---\ntimeout: soon\n---\n```python\nprint(1)\n```\n", 1, "expected a positive number"),
+    ("---\ntimeout: soon\n---\n```python\nprint(1)\n```\n", 1, "expected a finite positive number"),
+    ("---\ntimeout: .nan\n---\n```python\nprint(1)\n```\n", 1, "timeout is nan; expected a finite positive"),
+    ("---\ntimeout: .inf\n---\n```python\nprint(1)\n```\n", 1, "timeout is inf; expected a finite positive"),
+    # An unclosed fence would swallow the rest of the page (prose run as code): named at its opening line.
+    ("# T\n\n```python\nprint(1)\n\nProse that is not code.\n", 3, "```python opened on this line is never closed"),
+    ("```python\nprint(1)\n```\n\n~~~bash\necho\n\n```python\nprint(2)\n```\n", 5, "~~~bash opened"),
+    ("````python\nprint(1)\n```\n", 1, "never closed"),  # a shorter fence does not close it
+    ("```python output=rates\nprint(1)\n```\n", 1, "cannot read the fence options 'output=rates'"),
+    ("```python outptu=\"rates\"\nprint(1)\n```\n", 1, "unknown fence option(s) ['outptu']"),
+    ("# T\n\nline\rmore\n", 3, "carriage return"),
 ])
 def test_malformed_pages_name_the_line(text, line, words):
     with pytest.raises(PageError) as caught:

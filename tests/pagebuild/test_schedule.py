@@ -11,19 +11,9 @@ from scripts.pagebuild._cli import main
 from scripts.pagebuild._durations import longest_first, read_durations, write_durations
 from scripts.pagebuild._execute import Job
 
+from _build_helpers import PAGE
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
-
-PAGE = """---
-title: {name}
----
-
-<!-- output: out -->
-<!-- end output -->
-
-```python output="out"
-{code}
-```
-"""
 
 
 class Starts(Reporter):
@@ -124,7 +114,7 @@ def _build_in_new_process(root):
 @pytest.mark.parametrize("call, expected", [("warm", "['warmed in the server']"), ("broken", "[]")])
 def test_pages_inherit_what_the_warm_calls_loaded_and_a_failing_call_is_skipped(tmp_path, call, expected):
     (tmp_path / "explainers").mkdir()
-    (tmp_path / "pyproject.toml").write_text(f'[tool.pagebuild]\ntimeout = 60\nwarm = ["warmprobe:{call}"]\n')
+    (tmp_path / "pyproject.toml").write_text(f'[tool.pagebuild]\ntimeout = 60\npreload = []\nwarm = ["warmprobe:{call}"]\n')
     (tmp_path / "warmprobe.py").write_text(WARM_MODULE)
     (tmp_path / "explainers/probe.md").write_text(PAGE.format(name="probe", code="import warmprobe\n"
                                                                                "print(warmprobe.STATE)"))
@@ -138,7 +128,7 @@ def test_a_page_of_another_root_imports_its_own_module_not_the_warmed_one(tmp_pa
     for name in ("first", "second"):
         root = tmp_path / name
         (root / "explainers").mkdir(parents=True)
-        (root / "pyproject.toml").write_text('[tool.pagebuild]\ntimeout = 60\nwarm = ["warmprobe:warm"]\n')
+        (root / "pyproject.toml").write_text('[tool.pagebuild]\ntimeout = 60\npreload = []\nwarm = ["warmprobe:warm"]\n')
         (root / "warmprobe.py").write_text(WARM_MODULE + f"\nROOT = {name!r}\n")
         (root / "explainers/probe.md").write_text(PAGE.format(
             name="probe", code="import warmprobe\nprint(warmprobe.ROOT, warmprobe.STATE)"))

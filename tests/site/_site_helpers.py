@@ -12,7 +12,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 # What a copy of the repository needs to build the site around fixture pages instead of the real ones.
-SITE_SOURCES = ("mkdocs.yml", "site_src", "site_theme", "requirements.lock", "scripts/site")
+SITE_SOURCES = ("mkdocs.yml", "site_src", "site_theme", "requirements.lock", "scripts/site", "scripts/layout.py")
 
 
 def make_site_root(dest: pathlib.Path, pages: pathlib.Path | None = FIXTURES / "root") -> pathlib.Path:

@@ -13,6 +13,9 @@ import pytest
 
 from _site_helpers import ROOT, build_site, make_site_root
 
+# Deselect by name where Chromium cannot be had: pytest -m "not browser" (make test SITE_BROWSER_TEST=skip).
+pytestmark = pytest.mark.browser
+
 CHROMIUM = pathlib.Path(os.environ.get("SITE_CHROMIUM", "/usr/bin/chromium"))
 SKIP_VAR = "SITE_BROWSER_TEST"  # set to "skip" to skip this test where Chromium cannot be had
 SCREENSHOTS = ROOT / "tests" / "screenshots"
@@ -204,6 +207,12 @@ def test_the_browser_check_finds_faults(browser, tmp_path, serve):
     assert all(p.startswith(page) for p in problems), report
 
 
+def test_the_repository_site_builds_strict(real_site):
+    """The whole repository's site (about a minute to build, hence under the browser marker with the test that
+    opens it; `make site` builds it too)."""
+    assert (real_site / "index.html").is_file() and (real_site / "concepts" / "index.html").is_file()
+
+
 # Output tables and printed text in the output boxes (scripts/site/_outputs.py), measured against the box: a table
 # overflows when its full width exceeds the box's content width, a printed block when its text needs scrolling.
 _OUTPUTS_JS = """() => {
@@ -256,11 +265,11 @@ def _first_search_hits(browser, base: str, queries: list[str]) -> dict[str, str]
     """The path of the first search result for each query, typed into the site's search box."""
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
-    page.goto(base, wait_until="load")
     hits = {}
     for query in queries:
-        page.locator("label.md-search__icon, label[for=__search]").first.click()
-        box = page.locator("input.md-search__input")
+        page.goto(base, wait_until="load")  # a fresh page per query: no state left from the last search
+        box = page.locator("input.md-search__input")  # at 1280 px the header shows the search field itself
+        box.click()
         box.fill(query)
         first = page.locator(".md-search-result__list > li a").first
         try:
@@ -269,8 +278,6 @@ def _first_search_hits(browser, base: str, queries: list[str]) -> dict[str, str]
             hits[query] = unquote(urlsplit(first.get_attribute("href")).path)
         except Exception:  # noqa: BLE001 - no result at all is a finding, not an error of the test
             hits[query] = "(no result)"
-        box.fill("")
-        page.keyboard.press("Escape")
     context.close()
     return hits
 

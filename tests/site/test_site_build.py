@@ -214,5 +214,11 @@ def test_bad_front_matter_fails_the_build(tmp_path):
     assert "explainers/bad.md: front matter theme is 'metric'; expected one of:" in result.stderr + result.stdout
 
 
-def test_the_repository_site_builds_strict(real_site):
-    assert (real_site / "index.html").is_file() and (real_site / "concepts" / "index.html").is_file()
+@pytest.mark.parametrize("page", ["explainers/latin.md", "Fixture Audit/latin.md"])
+def test_a_page_that_is_not_utf8_fails_the_build_naming_it(tmp_path, page):
+    root = make_site_root(tmp_path / "latin")
+    (root / page).write_bytes(b"---\ntitle: T\ntheme: metrics\norder: 1\ndefinition: D.\n---\n\nCaf\xe9\n")
+    result = build_site(root, root / "out", check=False)
+    output = result.stderr + result.stdout
+    assert result.returncode != 0 and "Traceback" not in output
+    assert f"{page}:8: not UTF-8: byte offset 60 holds 0xe9" in output

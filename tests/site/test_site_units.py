@@ -115,9 +115,13 @@ group  rate
 a     0.250
 ```
 
+<div class="fc-table" markdown>
+
 | group | rate |
 |---|---:|
 | a | 0.250 |
+
+</div>
 
 ![Bar chart of \\[rates\\]](figures/page-1.png)
 
@@ -134,7 +138,7 @@ print("```")
 
 def test_output_regions_and_the_blocks_that_print_them():
     regions = output_regions(PAGE_WITH_OUTPUTS)
-    assert [(r.name, r.start, r.end) for r in regions] == [("table", 2, 15), ("empty", 17, 18)]
+    assert [(r.name, r.start, r.end) for r in regions] == [("table", 2, 19), ("empty", 21, 22)]
     assert regions[0].content.startswith("```text\ngroup  rate") and regions[1].content == ""
     assert block_sources(PAGE_WITH_OUTPUTS) == {"table": 'print("```")\n'}
 
@@ -168,7 +172,7 @@ def test_notebook_outputs_come_from_the_region(tmp_path):
     outputs = region_outputs(output_regions(PAGE_WITH_OUTPUTS)[0].content, tmp_path)
     assert [o.output_type for o in outputs] == ["stream", "display_data", "display_data"]
     assert outputs[0].text == "group  rate\na     0.250\n"
-    assert outputs[1].data["text/markdown"].startswith("| group | rate |")
+    assert outputs[1].data["text/markdown"] == "| group | rate |\n|---|---:|\n| a | 0.250 |\n"  # no site wrapper
     assert outputs[2].data["text/plain"] == "Bar chart of [rates]"
     assert base64.b64decode(outputs[2].data["image/png"]) == b"\x89PNG fake"
     with pytest.raises(FileNotFoundError, match="page-1.png: a figure the page shows is missing"):

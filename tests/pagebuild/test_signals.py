@@ -1,0 +1,68 @@
+"""However the build ends (SIGTERM from CI or `timeout`, Ctrl-C, SIGKILL), no page process or anything a page
+started outlives it; an interrupted build says so in one line, without a traceback."""
+import contextlib
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+HANGING_PAGE = """# Hangs
+
+```python
+import os, pathlib, subprocess, time
+child = subprocess.Popen(["sleep", "60"])
+pathlib.Path("pids.tmp").write_text(f"{os.getpid()} {child.pid}")
+os.replace("pids.tmp", "pids")
+time.sleep(60)
+```
+"""
+
+
+def _alive(pid):
+    """Whether a process exists and is not a zombie (an exited child nobody has reaped yet)."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=lambda s: s.name)
+def test_no_page_process_outlives_the_build(tmp_path, signum):
+    (tmp_path / "explainers").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[tool.pagebuild]\ntimeout = 60\npreload = []\n")
+    (tmp_path / "explainers/hangs.md").write_text(HANGING_PAGE)
+    build = subprocess.Popen([sys.executable, "-m", "scripts.pagebuild", "build", "-q", "--root", str(tmp_path)],
+                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={"PYTHONPATH": str(REPO), "PATH": os.environ["PATH"]})
+    pids = []
+    try:
+        deadline = time.monotonic() + 20
+        while not (tmp_path / "pids").exists():
+            assert build.poll() is None and time.monotonic() < deadline, build.communicate()
+            time.sleep(0.02)
+        pids = [int(pid) for pid in (tmp_path / "pids").read_text().split()]
+        build.send_signal(signum)
+        _, err = build.communicate(timeout=10)
+        deadline = time.monotonic() + 3
+        while any(map(_alive, pids)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not [pid for pid in pids if _alive(pid)], "the page's process or its child outlived the build"
+        assert build.returncode == (-signum if signum == signal.SIGKILL else 128 + signum)
+        if signum != signal.SIGKILL:
+            assert "Traceback" not in err
+            assert err.strip() == (f"build interrupted by {signum.name}: the running pages were stopped; pages "
+                                   "that finished were written, the others left as they were")
+        assert not (tmp_path / "explainers/code/hangs.py").exists()
+    finally:
+        build.kill()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
