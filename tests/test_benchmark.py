@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import pathlib
 
 import joblib
@@ -335,6 +336,14 @@ def test_cli_checks_a_writable_csv_without_leaving_a_file(tmp_path, monkeypatch)
     monkeypatch.setattr("faircode.benchmark.__main__.write_csv", lambda *a, **k: None)
     assert main(["--audit", CREDIT, "--csv", str(tmp_path / "out.csv"), "--quiet", "--jobs", "2"]) == 0
     assert calls[0]["n_jobs"] == 2 and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fraction", [0, 1, 1.5, "half", True])
+def test_bad_threshold_fraction_fails_before_any_fit(fraction, tiny_root, monkeypatch):
+    monkeypatch.setattr("faircode.benchmark._harness._fit_and_measure", None)  # a fit would fail differently
+    with pytest.raises(ValueError, match=re.escape("threshold_fraction must be a share strictly between 0 and 1 "
+                                                   f"of the training rows; got {fraction!r}")):
+        run_benchmark([TINY], ["S4"], ["decision_tree"], n_jobs=1, threshold_fraction=fraction, root=tiny_root)
 
 
 def test_bad_target_and_constraint(tiny_root):
