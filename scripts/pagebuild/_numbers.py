@@ -29,7 +29,7 @@ import io
 import re
 import tokenize
 
-from ._pages import PageError, code_lines, find_regions
+from ._pages import PageError, _tokens, code_lines, find_regions
 
 _NUMBER = re.compile(r"(?<![\w.])([-+\u2212]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(%?)(?!\w|\.\d)")
 # Spans removed from a prose line before its numbers are read (citations, code, addresses).
@@ -121,8 +121,10 @@ def check_page_text(path: str, text: str, shown_text: str | None = None) -> list
     card's regenerated text); otherwise the page's output regions and code are.
     """
     lines = text.split("\n")
-    skip = {i + 1 for i in code_lines(text)}
-    regions = find_regions(path, text)
+    tokens = _tokens(path, text)
+    inside = code_lines(tokens)
+    skip = {i + 1 for i in inside}
+    regions = find_regions(path, text, inside)
     output = []
     for region in regions:
         skip.update(range(region.start, region.end + 1))
@@ -130,18 +132,15 @@ def check_page_text(path: str, text: str, shown_text: str | None = None) -> list
     if shown_text is not None:
         output.append(shown_text)
     # Front matter (--- ... ---) stays prose: its definition is shown on the site.
-    constants = code_constants(_python_blocks(text))
+    constants = code_constants(_python_blocks(tokens))
     found = unmatched(prose_numbers(text, skip), shown_numbers("\n".join(output)), constants)
     return [f"{path}:{line}: number {written} is not in the page's output" for line, written in found]
 
 
-def _python_blocks(text: str) -> str:
-    """The source of the page's ```python blocks, each dedented, joined (for its numeric constants)."""
-    from markdown_it import MarkdownIt
-
-    blocks = [token.content for token in MarkdownIt("commonmark").parse(text)
-              if token.type == "fence" and token.info.split()[:1] == ["python"]]
-    return "\n".join(blocks)
+def _python_blocks(tokens) -> str:
+    """The source of the page's ```python blocks (markdown-it tokens), joined (for its numeric constants)."""
+    return "\n".join(token.content for token in tokens
+                     if token.type == "fence" and token.info.split()[:1] == ["python"])
 
 
 def _data_card_text(root, folder) -> str:
