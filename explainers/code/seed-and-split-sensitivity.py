@@ -70,7 +70,11 @@ for (audit, model_name, varies), rows in runs.items():
 summary = pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"])
 print(f"Gap of the named group minus its reference group over {N_SEEDS} seeds ({seeds['Benefits Denial'][0]} to "
       f"{seeds['Benefits Denial'][-1]}); rank 1 = lowest gap\n")
-show(summary, float_format=lambda v: f"{v:.3f}")  # Python's rounding, as on every page
+# The spread over seeds, then where the audit's own seed 42 falls in it: two tables on the same rows.
+three = lambda v: f"{v:.3f}"  # Python's rounding, as on every page
+show(summary[["mean", "sd", "min", "max"]], float_format=three)
+print()
+show(summary[["seed 42", "seed 42 rank", "share < 0"]], float_format=three)
 for audit, d in data.items():
     test = d.idx_test
     inside = d.masks[AUDITS[audit][0]].iloc[test].to_numpy() == 1
