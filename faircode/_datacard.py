@@ -49,6 +49,15 @@ def _markdown_table(header, rows) -> str:
     return "\n".join(lines)
 
 
+def _rows_kept_section(manifest) -> list[str]:
+    """The filters the build applied, with the rows kept after each; nothing for an audit kept whole."""
+    if not manifest.rows_kept:
+        return []
+    rows = [(step["rule"], f"{step['rows']:,}", step["why"]) for step in manifest.rows_kept]
+    return ["## Rows kept", "", "The build applies these filters to the raw file, in this order; the count is the "
+            "rows left after each.", "", _markdown_table(("filter", "rows kept", "why"), rows), ""]
+
+
 def data_card(name: str) -> str:
     """The Markdown data card of one audit."""
     data = load_audit(name, strategy="baseline")
@@ -85,6 +94,7 @@ def data_card(name: str) -> str:
         "",
         source.get("notes", ""),
         "",
+        *_rows_kept_section(m),
         "## Protected groups",
         "",
         "Each mask marks one group (1) against the rest (0); a row whose value is unknown (listed in the rule) is in neither, "

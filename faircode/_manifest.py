@@ -58,6 +58,9 @@ class Manifest:
     source: dict = dataclasses.field(default_factory=dict)
     # The protected attribute and fairness constraint the mitigation strategies (S3, S4, reweighing) target.
     target: dict = dataclasses.field(default_factory=dict)
+    # For an audit built from filtered rows: each step as {"rule", "why", "rows"} (rows kept after it), in order,
+    # written by scripts/build_data.py.
+    rows_kept: tuple = ()
 
     @property
     def data_path(self) -> pathlib.Path:
@@ -105,7 +108,8 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         outcome_label=outcome.get("label", ""), protected=protected,
         proxies=tuple(features.get("proxies", ())), core=tuple(need(features, "core", "features.")),
         unused=tuple(features.get("unused", ())), source=dict(spec.get("source", {})),
-        target=dict(spec.get("target", {})))
+        target=dict(spec.get("target", {})),
+        rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())))
     if manifest.target and manifest.target.get("attribute") not in protected:
         raise ValueError(f"{path}: target.attribute is {manifest.target.get('attribute')!r}; expected one of the "
                          f"protected attributes {list(protected)}")

@@ -1,11 +1,12 @@
-"""Build each audit's committed data file from the UCI originals, refusing any raw file whose SHA-256 differs.
+"""Build each audit's committed data file from the public originals, refusing any raw file whose SHA-256 differs.
 
     python scripts/build_data.py --source ../shared/data     # from a local folder of the raw files
-    python scripts/build_data.py --source url                # from the UCI archive (needs the network)
+    python scripts/build_data.py --source url                # from the original archives (needs the network)
 
-It writes ``Benefits Denial/adult.csv`` and ``German Credit Lending/german_credit.csv``, records the built
-files' checksums in each audit's ``audit.toml`` (``data_sha256``), and regenerates each audit's data card
-``DATA.md``. Running it twice gives byte-identical files.
+It writes ``Benefits Denial/adult.csv``, ``German Credit Lending/german_credit.csv`` and
+``Pretrial Risk Assessment/compas.csv``, records the built files' checksums in each audit's ``audit.toml``
+(``data_sha256``) and, for an audit whose rows are filtered, the rows kept after each filter, and regenerates
+each audit's data card ``DATA.md``. Running it twice gives byte-identical files.
 """
 from __future__ import annotations
 
@@ -21,11 +22,14 @@ import urllib.request
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+PROPUBLICA = "https://raw.githubusercontent.com/propublica/compas-analysis/master"
 RAW = {
     "adult.data": (f"{UCI}/adult/adult.data",
                    "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"),
     "german.data": (f"{UCI}/statlog/german/german.data",
                     "b21f3d81db8071257d5ff1deaeba1fd4303b62712e6fcc9715c7a86202cb5871"),
+    "compas-scores-two-years.csv": (f"{PROPUBLICA}/compas-scores-two-years.csv",
+                                    "c451db85908b2f7fef1d83203bedf6b71ecda0d5af468d82ae62178f91d0cc7d"),
 }
 
 ADULT_COLUMNS = [
@@ -89,7 +93,7 @@ def fetch(name: str, source: str) -> bytes:
     else:
         path = pathlib.Path(source) / name
         if not path.is_file():
-            raise FileNotFoundError(f"raw file {path} not found; expected the UCI file {name} in {source}")
+            raise FileNotFoundError(f"raw file {path} not found; expected the raw file {name} in {source}")
         data = path.read_bytes()
         where = str(path)
     actual = sha256_bytes(data)
@@ -137,6 +141,87 @@ def build_german(raw: bytes) -> bytes:
     return to_csv(header, rows)
 
 
+# ProPublica's COMPAS file: one row per person screened in Broward County, Florida, in 2013-2014, with the tool's
+# scores and whether the person was charged with a new offence within two years. The committed file keeps the
+# columns below, in this order; it leaves out names, birth dates and case numbers (identifying and used by no
+# analysis here), the later charges' details, dates and violent-recidivism columns (they describe the outcome, not
+# the person at screening), and is_recid, ProPublica's re-arrest flag without the two-year window, which agrees
+# with the outcome on all but a few rows and would leak it into any model given it.
+COMPAS_COLUMNS = [
+    "id", "compas_screening_date", "sex", "age", "age_cat", "race", "juv_fel_count", "juv_misd_count",
+    "juv_other_count", "priors_count", "c_charge_degree", "c_charge_desc", "days_b_screening_arrest",
+    "decile_score", "score_text", "v_decile_score", "v_score_text", "two_year_recid",
+]
+COMPAS_ROWS = 7214
+
+
+# ProPublica's filters for its two-year analysis (Larson et al., 2016, "How We Analyzed the COMPAS Recidivism
+# Algorithm"), applied in this order: (rule, why, predicate on a raw row of text values). The rows kept after each
+# are recorded in the audit's manifest and data card.
+COMPAS_FILTERS = [
+    ("days_b_screening_arrest is recorded",
+     "without the number of days between arrest and screening the next filter cannot be checked; ProPublica's "
+     "comparison drops such rows too (a missing value fails it)",
+     lambda row: row["days_b_screening_arrest"] != ""),
+    ("days_b_screening_arrest between -30 and 30",
+     "the screening must belong to the arrest whose charge the row describes; with more than 30 days between "
+     "them ProPublica assumed the score may have been paired with another offence",
+     lambda row: -30 <= float(row["days_b_screening_arrest"]) <= 30),
+    ("is_recid is not -1",
+     "ProPublica coded -1 where it could not find the person's COMPAS case at all, so there is no outcome",
+     lambda row: row["is_recid"] != "-1"),
+    ("c_charge_degree is not O",
+     "ordinary traffic offences (degree O) do not lead to jail time and are not the charges the tool is used for",
+     lambda row: row["c_charge_degree"] != "O"),
+    ("score_text is not N/A",
+     "a row without a score label has no score to audit",
+     lambda row: row["score_text"] != "N/A"),
+]
+
+
+def compas_records(raw: bytes) -> list[dict]:
+    """The raw file's rows as dicts of text values, after checking its shape and its repeated columns."""
+    reader = csv.reader(io.StringIO(raw.decode("utf-8")))
+    header = next(reader)
+    records = []
+    for number, values in enumerate(reader, start=2):
+        if len(values) != len(header):
+            raise ValueError(f"compas-scores-two-years.csv line {number}: {len(values)} fields, expected "
+                             f"{len(header)}")
+        row = {}
+        for name, value in zip(header, values):
+            # decile_score and priors_count appear twice in ProPublica's file; the copies must agree.
+            if name in row and row[name] != value:
+                raise ValueError(f"compas-scores-two-years.csv line {number}: the two {name} columns differ "
+                                 f"({row[name]!r} and {value!r})")
+            row[name] = value
+        records.append(row)
+    if len(records) != COMPAS_ROWS:
+        raise ValueError(f"compas-scores-two-years.csv: {len(records)} rows, expected {COMPAS_ROWS:,}")
+    missing = [c for c in (*COMPAS_COLUMNS, "is_recid") if c not in header]
+    if missing:
+        raise ValueError(f"compas-scores-two-years.csv lacks columns {missing}")
+    return records
+
+
+def filter_compas(records: list[dict]) -> tuple[list[dict], list[tuple[str, str, int]]]:
+    """Apply ``COMPAS_FILTERS`` in order; return the rows kept and (rule, why, rows after) for each step."""
+    steps = [("all rows of the raw file", "ProPublica's published two-year file, which already holds only people "
+              "charged again within two years or followed for at least two years out of custody", len(records))]
+    for rule, why, keep in COMPAS_FILTERS:
+        records = [row for row in records if keep(row)]
+        steps.append((rule, why, len(records)))
+    return records, steps
+
+
+def build_compas(raw: bytes, steps: list | None = None) -> bytes:
+    """The filtered COMPAS rows, ``COMPAS_COLUMNS`` only; the filter steps are appended to `steps` if given."""
+    records, taken = filter_compas(compas_records(raw))
+    if steps is not None:
+        steps.extend(taken)
+    return to_csv(COMPAS_COLUMNS, [[row[c] for c in COMPAS_COLUMNS] for row in records])
+
+
 def to_csv(header, rows) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -161,20 +246,50 @@ def record_checksum(manifest: pathlib.Path, digest: str) -> None:
     write_if_changed(manifest, new.encode())
 
 
+# The marker that starts the part of an audit.toml that this script writes: the rows kept after each filter.
+ROWS_KEPT_MARKER = "# ---- written by scripts/build_data.py (make data); do not edit: the rows kept after each filter ----"
+
+
+def _toml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def record_rows_kept(manifest: pathlib.Path, steps) -> None:
+    """Replace the manifest's generated ``[[rows_kept]]`` tables (from the marker on) with `steps`."""
+    text = manifest.read_text()
+    if ROWS_KEPT_MARKER not in text:
+        raise ValueError(f"{manifest}: no line {ROWS_KEPT_MARKER!r} to write the rows kept after")
+    lines = [text[:text.index(ROWS_KEPT_MARKER)] + ROWS_KEPT_MARKER]
+    for rule, why, rows in steps:
+        lines += ["", "[[rows_kept]]", f"rule = {_toml_string(rule)}", f"why = {_toml_string(why)}",
+                  f"rows = {rows}"]
+    write_if_changed(manifest, ("\n".join(lines) + "\n").encode())
+
+
+# audit -> (raw file, data file written, builder); a builder that takes `steps` filters rows and reports how.
 AUDITS = {
     "Benefits Denial": ("adult.data", "adult.csv", build_adult),
     "German Credit Lending": ("german.data", "german_credit.csv", build_german),
+    "Pretrial Risk Assessment": ("compas-scores-two-years.csv", "compas.csv", build_compas),
 }
+FILTERED = {build_compas}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", default="../shared/data",
-                        help="folder holding the raw UCI files, or 'url' to download them (default: %(default)s)")
+                        help="folder holding the raw files, or 'url' to download them (default: %(default)s)")
     args = parser.parse_args(argv)
     for audit, (raw_name, out_name, build) in AUDITS.items():
-        data = build(fetch(raw_name, args.source))
         folder = ROOT / audit
+        if build in FILTERED:
+            steps = []
+            data = build(fetch(raw_name, args.source), steps)
+            record_rows_kept(folder / "audit.toml", steps)
+            for rule, _, rows in steps:
+                print(f"{audit}: {rows:>6,} rows after: {rule}")
+        else:
+            data = build(fetch(raw_name, args.source))
         write_if_changed(folder / out_name, data)
         record_checksum(folder / "audit.toml", sha256_bytes(data))
         print(f"{audit}/{out_name}: {sha256_bytes(data)}")

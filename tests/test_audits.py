@@ -11,7 +11,7 @@ import pytest
 from faircode._audits import DataFileError, get_manifest, list_audits, load_audit
 from faircode.benchmark import load_audit as load_audit_from_benchmark
 
-AUDITS = ["Benefits Denial", "German Credit Lending"]
+AUDITS = ["Benefits Denial", "German Credit Lending", "Pretrial Risk Assessment"]
 
 
 @pytest.fixture(scope="module", params=AUDITS)
@@ -19,7 +19,7 @@ def audit(request):
     return load_audit(request.param)
 
 
-def test_both_audits_are_found():
+def test_every_audit_is_found():
     assert list_audits() == AUDITS
 
 
@@ -122,6 +122,31 @@ def test_unknown_value_listed_in_the_rule_is_an_error(tmp_path):
         read_manifest(tmp_path / "audit.toml")
 
 
+def test_compas_masks_outcome_and_filtered_rows():
+    compas = load_audit("Pretrial Risk Assessment")
+    raw = compas.raw
+    assert len(raw) == 6172 and compas.y.sum() == 2809  # ProPublica's filtered two-year sample
+    assert (compas.y == raw["two_year_recid"]).all()
+    black = compas.masks["race"] == 1
+    assert black.sum() == 3175 and (raw.loc[black, "race"] == "African-American").all()
+    # Every other race is in the rest of the race mask, Caucasian defendants included.
+    assert set(raw.loc[~black, "race"]) == {"Caucasian", "Hispanic", "Other", "Asian", "Native American"}
+    assert (raw.loc[compas.masks["sex"] == 1, "sex"] == "Female").all() and compas.masks["sex"].sum() == 1175
+    assert (raw.loc[compas.masks["age"] == 1, "age"] < 25).all()
+    assert (raw.loc[compas.masks["age"] == 1, "age_cat"] == "Less than 25").all()
+
+
+@pytest.mark.parametrize("strategy", ["baseline", "S1", "S2"])
+def test_compas_tool_outputs_are_never_features_but_stay_available(strategy):
+    compas = load_audit("Pretrial Risk Assessment", strategy=strategy)
+    owners = {c.split("=", 1)[0] for c in compas.X.columns}
+    tool = {"decile_score", "score_text", "v_decile_score", "v_score_text"}
+    assert not owners & tool
+    assert tool <= set(compas.X_all.columns) and tool <= set(compas.raw.columns)
+    assert set(compas.raw["score_text"]) == {"Low", "Medium", "High"}
+    assert compas.raw["decile_score"].between(1, 10).all()
+
+
 @pytest.mark.parametrize("name", AUDITS)
 def test_strategies_choose_columns(name):
     manifest = get_manifest(name)
@@ -171,7 +196,8 @@ def test_returned_data_is_a_copy():
 
 
 def test_unknown_audit_lists_the_audits():
-    message = "unknown audit 'Nope'; the audits are: 'Benefits Denial', 'German Credit Lending'"
+    message = ("unknown audit 'Nope'; the audits are: 'Benefits Denial', 'German Credit Lending', "
+               "'Pretrial Risk Assessment'")
     with pytest.raises(ValueError, match=re.escape(message)):
         load_audit("Nope")
 

@@ -12,9 +12,13 @@ import build_data  # noqa: E402
 
 needs_raw = pytest.mark.skipif(not (SHARED / "adult.data").is_file(),
                                reason=f"raw UCI files not found in {SHARED}")
+needs_compas = pytest.mark.skipif(not (SHARED / "compas-scores-two-years.csv").is_file(),
+                                  reason=f"raw COMPAS file not found in {SHARED}")
+COMPAS = "Pretrial Risk Assessment"
 
 
 @needs_raw
+@needs_compas
 @pytest.mark.parametrize("audit", list(build_data.AUDITS))
 def test_build_reproduces_the_committed_file(audit):
     raw_name, out_name, build = build_data.AUDITS[audit]
@@ -53,7 +57,75 @@ def test_a_missing_raw_file_is_named(tmp_path):
         build_data.fetch("adult.data", str(tmp_path))
 
 
+
+
+@pytest.fixture(scope="module")
+def compas_steps():
+    steps = []
+    built = build_data.build_compas(build_data.fetch("compas-scores-two-years.csv", str(SHARED)), steps)
+    return built, steps
+
+
+@needs_compas
+def test_compas_filters_keep_propublicas_6172_rows(compas_steps):
+    built, steps = compas_steps
+    assert [rows for _, _, rows in steps] == [7214, 6907, 6172, 6172, 6172, 6172]
+    assert [rule for rule, _, _ in steps[1:]] == [rule for rule, _, _ in build_data.COMPAS_FILTERS]
+    assert all(why for _, why, _ in steps)
+    lines = built.decode().splitlines()
+    assert lines[0] == ",".join(build_data.COMPAS_COLUMNS) and len(lines) == 6173
+
+
+@needs_compas
+def test_compas_manifest_records_the_rows_kept_after_each_filter(compas_steps):
+    import tomllib
+
+    manifest = tomllib.loads((ROOT / COMPAS / "audit.toml").read_text())
+    recorded = [(s["rule"], s["why"], s["rows"]) for s in manifest["rows_kept"]]
+    assert recorded == compas_steps[1]
+
+
+@needs_compas
+def test_compas_rows_match_an_independent_filter_of_the_raw_file():
+    import pandas as pd
+
+    raw = pd.read_csv(SHARED / "compas-scores-two-years.csv")
+    kept = raw[raw["days_b_screening_arrest"].between(-30, 30) & (raw["is_recid"] != -1)
+               & (raw["c_charge_degree"] != "O") & (raw["score_text"] != "N/A")]
+    built = pd.read_csv(ROOT / COMPAS / "compas.csv")
+    assert built["id"].tolist() == kept["id"].tolist()
+    for column in ["race", "sex", "age", "decile_score", "score_text", "priors_count", "two_year_recid"]:
+        assert built[column].tolist() == kept[column].tolist(), column
+
+
+def test_compas_file_without_personal_or_outcome_detail_columns():
+    header = (ROOT / COMPAS / "compas.csv").read_text().splitlines()[0].split(",")
+    assert not {"name", "first", "last", "dob", "is_recid", "r_charge_desc", "event"} & set(header)
+
+
+def test_compas_repeated_columns_must_agree():
+    header = ",".join(build_data.COMPAS_COLUMNS + ["is_recid", "decile_score"])
+    row = ",".join(["1"] * (len(build_data.COMPAS_COLUMNS) + 1) + ["7"])
+    with pytest.raises(ValueError, match=r"line 2: the two decile_score columns differ \('1' and '7'\)"):
+        build_data.compas_records(f"{header}\n{row}\n".encode())
+
+
 def test_committed_manifests_record_the_committed_files():
     for audit, (_, out_name, _) in build_data.AUDITS.items():
         digest = hashlib.sha256((ROOT / audit / out_name).read_bytes()).hexdigest()
         assert f'data_sha256 = "{digest}"' in (ROOT / audit / "audit.toml").read_text()
+
+
+def test_rows_kept_are_written_after_the_marker_and_a_manifest_without_it_is_refused(tmp_path):
+    import tomllib
+
+    manifest = tmp_path / "audit.toml"
+    manifest.write_text(f'name = "x"\n\n{build_data.ROWS_KEPT_MARKER}\n\n[[rows_kept]]\nrule = "old"\n')
+    steps = [("all rows", 'the "raw" file', 10), ("a > 1", "why not", 7)]
+    build_data.record_rows_kept(manifest, steps)
+    written = tomllib.loads(manifest.read_text())
+    assert written["name"] == "x"
+    assert [(s["rule"], s["why"], s["rows"]) for s in written["rows_kept"]] == steps
+    manifest.write_text('name = "x"\n')
+    with pytest.raises(ValueError, match=r"audit.toml: no line '# ---- written by scripts/build_data.py"):
+        build_data.record_rows_kept(manifest, steps)

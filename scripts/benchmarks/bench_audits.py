@@ -23,7 +23,7 @@ print(json.dumps({"first": t1 - t0, "cached": sorted(again)[len(again) // 2]}))
 
 
 def main():
-    for name in ("Benefits Denial", "German Credit Lending"):
+    for name in ("Benefits Denial", "German Credit Lending", "Pretrial Risk Assessment"):
         runs = []
         for _ in range(3):
             out = subprocess.run([sys.executable, "-c", _PROBE, name], cwd=ROOT, check=True, capture_output=True,
