@@ -163,7 +163,10 @@ def check_numbers(config, only=()) -> list[str]:
     for path in discover(config):
         if wanted and path not in wanted:
             continue
-        text = (config.root / path).read_text()
+        try:
+            text = (config.root / path).read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # the build reports the page as not UTF-8, with its line and byte offset
         try:
             if path.rsplit("/", 1)[-1] == "DATA.md" and "/" in path:
                 problems += check_page_text(path, text, _data_card_text(config.root, path.rsplit("/", 1)[0]))
