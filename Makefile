@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup data pages durations site check serve test bench benchmark lock clean
+.PHONY: all setup data pages durations site check format serve test bench benchmark lock clean
 
 all: setup pages site
 
@@ -37,6 +37,11 @@ site: setup
 
 check: setup
 	$(PY) -m scripts.pagebuild check
+	$(PY) -m scripts.pagecode check
+
+# Format the pages' Python blocks with ruff (line length in pyproject.toml); `make check` fails on unformatted code.
+format: setup
+	$(PY) -m scripts.pagecode format
 
 serve: setup
 	$(SITE_ENV) $(PY) -m mkdocs serve
@@ -54,6 +59,7 @@ ifneq ($(SITE_BROWSER_TEST),skip)
 endif
 	$(PY) -m pytest -q $(PYTEST_MARKS)
 	$(PY) -m scripts.pagebuild check --no-cache --quiet
+	$(PY) -m scripts.pagecode check
 
 bench: setup
 	$(PY) scripts/bench.py

@@ -182,6 +182,8 @@ COMMITTED_TEST_SPLITS = {
     ("German Credit Lending", 1): (200, "43a3e422c36a94d40404fc7d8e339709695821643169bdb5ca45133935a4ebc3"),
     ("Benefits Denial", 0): (6513, "d0ed700f08e255398f879cfe159432cba6e94b694367c2689942bb4d70fcb8a1"),
     ("Benefits Denial", 1): (6513, "b70851da80d64393736898a1662065e0ddebbc77ea8e23504fe76c7f8c0757c3"),
+    ("Pretrial Risk Assessment", 0): (1235, "7c1a4cac679ec0a06f3c60d7fc5572ef58d1733650afd036942a2ab20205510c"),
+    ("Pretrial Risk Assessment", 1): (1235, "4f43c766fa9a2431e768be2c3900c8f672568b5a78728e18a71456051b76128f"),
 }
 
 
@@ -250,6 +252,19 @@ def test_several_seeds_show_mean_and_spread(tiny_root):
     assert "3 splits (seeds 42, 43, 44)" in text and "±" in text
     row = results[results["attribute"] == "age"]["accuracy"]
     assert f"{row.mean():.3f} ± {row.std():.3f}" in text
+
+
+def test_the_report_reads_only_columns_so_a_csv_of_the_results_prints_the_same(tiny_root, tmp_path):
+    results = run_benchmark([TINY], ["S2", "S3", "S4"], ["decision_tree"], n_jobs=1, n_boot=50,
+                            threshold_fraction=0.4, root=tiny_root)
+    assert set(results["group"]) == {"under 30", "women"} and set(results["n_boot"]) == {50}
+    write_csv(results, tmp_path / "results.csv")
+    again = pd.read_csv(tmp_path / "results.csv", keep_default_na=False)
+    text = format_results(results)
+    assert "held back" in text and "40% of the training rows" in text and "from 50 bootstrap resamples" in text
+    assert format_results(again) == text
+    results.attrs.clear()
+    assert format_results(results) == text
 
 
 def test_csv_bytes_are_stable(tiny_root, tmp_path):

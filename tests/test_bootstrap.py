@@ -1,4 +1,6 @@
 """Bootstrap intervals: agreement with fairlearn within Monte Carlo error, coverage, determinism."""
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -126,6 +128,9 @@ def test_percentile_interval_matches_numpy_nanquantile():
     np.testing.assert_allclose(lower[:5], expected[:, 0], rtol=1e-12)
     np.testing.assert_allclose(upper[:5], expected[:, 1], rtol=1e-12)
     assert np.isnan(lower[5]) and np.isnan(upper[5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the all-NaN column gives NaN without a warning
+        percentile_interval(samples, 0.9)
 
 
 def test_bad_random_state():
