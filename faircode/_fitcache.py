@@ -19,8 +19,9 @@ ask takes a lock on the key (``fcntl.flock`` on a file in ``locks/``) and comput
 lock and then read the stored result, so a fit is computed once. Locks are released by the operating system
 when a process dies, so a crashed page never blocks the next build.
 
-When ``FAIRCODE_FIT_LOG`` names a file, every key computed (not read from the cache) is appended to it as one
-line: the build benchmark counts the fits a cold build computes and their distinct keys with it.
+When ``FAIRCODE_FIT_LOG`` names a file, every key computed is appended to it as a line ``computed <key>``, and
+every key read from the cache as ``read <key>``: the build benchmark counts the fits a cold build computes, their
+distinct keys and the fits it read with it.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ import pathlib
 
 import joblib
 
-__all__ = ["ENV", "LOG_ENV", "FitCache", "estimator_spec", "fit_key", "open_cache", "source_digest",
+__all__ = ["ENV", "LOG_ENV", "FitCache", "estimator_spec", "fit_key", "log", "open_cache", "source_digest",
            "versions_digest"]
 
 ENV = "FAIRCODE_FIT_CACHE"
@@ -158,14 +159,14 @@ def open_cache() -> FitCache | None:
     return None if folder is None else FitCache(folder)
 
 
-def log_computed(keys) -> None:
-    """Append each computed key to the file ``FAIRCODE_FIT_LOG`` names, if it names one (one line per key,
-    written with O_APPEND so that parallel processes never interleave within a line)."""
+def log(event, key) -> None:
+    """Append ``<event> <key>`` (``computed`` or ``read``) to the file ``FAIRCODE_FIT_LOG`` names, if it names
+    one (one write with O_APPEND, so that lines of parallel processes never interleave)."""
     path = os.environ.get(LOG_ENV)
-    if not path or not keys:
+    if not path:
         return
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, "".join(f"{key}\n" for key in keys).encode())
+        os.write(fd, f"{event} {key}\n".encode())
     finally:
         os.close(fd)

@@ -24,7 +24,8 @@ def cache_env(tmp_path, monkeypatch):
     monkeypatch.setenv(_fitcache.LOG_ENV, str(log))
 
     def computed():
-        return log.read_text().split() if log.exists() else []
+        lines = log.read_text().splitlines() if log.exists() else []
+        return [line.split()[1] for line in lines if line.startswith("computed ")]
     return computed
 
 
@@ -84,11 +85,12 @@ def test_faircode_source_and_pinned_versions_are_in_the_key(tmp_path, monkeypatc
 
 # ---- the harness through the cache ---------------------------------------------------------------------
 
-def test_a_hit_returns_the_rows_a_fresh_fit_gives(cache_env, monkeypatch):
+def test_a_hit_returns_the_rows_a_fresh_fit_gives(cache_env, monkeypatch, tmp_path):
     first = _run()
     assert len(cache_env()) == 1
     second = _run()
     assert len(cache_env()) == 1  # read, not fitted again
+    assert (tmp_path / "computed.log").read_text().splitlines()[-1] == f"read {cache_env()[0]}"
     pd.testing.assert_frame_equal(second, first, check_exact=True)
     monkeypatch.setenv(_fitcache.ENV, "off")
     fresh = _run()

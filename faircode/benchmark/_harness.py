@@ -337,7 +337,7 @@ def _compute(jobs, indices, n_jobs, keys, record, cache=None):
     for i, (cell_rows, seconds) in zip(indices, results):
         if cache is not None:
             cache.put(keys[i], (cell_rows, seconds))
-        _fitcache.log_computed([keys[i]])
+        _fitcache.log("computed", keys[i])
         record(i, cell_rows, seconds)
 
 
@@ -359,6 +359,7 @@ def _through_cache(cache, jobs, order, n_jobs, keys, record):
                     continue
                 hit, value = cache.get(keys[i])  # stored by another process between the two looks
             if hit:
+                _fitcache.log("read", keys[i])
                 record(i, value[0], 0.0)
             else:
                 todo.append(i)
@@ -367,6 +368,7 @@ def _through_cache(cache, jobs, order, n_jobs, keys, record):
         with cache.lock(keys[i]):
             hit, value = cache.get(keys[i])
             if hit:
+                _fitcache.log("read", keys[i])
                 record(i, value[0], 0.0)
             else:
                 _compute(jobs, [i], n_jobs, keys, record, cache)
