@@ -123,14 +123,10 @@ def _is_text(series: pd.Series) -> bool:
     return not pd.api.types.is_numeric_dtype(series)
 
 
-def _levels_and_codes(series: pd.Series):
-    """Sorted distinct values and each row's position among them (np.unique sorts as Python's sorted does)."""
-    levels, codes = np.unique(series.to_numpy(dtype=object), return_inverse=True)
-    return levels, codes.astype("int64")
-
-
 def _code_alphabetically(series: pd.Series) -> pd.Series:
-    return pd.Series(_levels_and_codes(series)[1], index=series.index, name=series.name)
+    """Each value's position among the sorted distinct values (0..k-1)."""
+    codes, _ = pd.factorize(series, sort=True)
+    return pd.Series(codes.astype("int64"), index=series.index, name=series.name)
 
 
 def _one_hot(frame: pd.DataFrame, columns) -> pd.DataFrame:
@@ -138,18 +134,8 @@ def _one_hot(frame: pd.DataFrame, columns) -> pd.DataFrame:
 
     One-hot rather than ordinal codes, so that linear models get no invented order; trees handle it too.
     """
-    parts = {}
-    for column in columns:
-        series = frame[column]
-        if _is_text(series):
-            levels, codes = _levels_and_codes(series)
-            indicator = np.zeros((len(codes), len(levels)), dtype="uint8")
-            indicator[np.arange(len(codes)), codes] = 1
-            for position, level in enumerate(levels):
-                parts[f"{column}={level}"] = indicator[:, position]
-        else:
-            parts[column] = series.to_numpy()
-    return pd.DataFrame(parts, index=frame.index)
+    return pd.concat([pd.get_dummies(frame[c], prefix=c, prefix_sep="=", dtype="uint8") if _is_text(frame[c])
+                      else frame[c] for c in columns], axis=1)
 
 
 def _mask(frame: pd.DataFrame, attr) -> pd.Series:

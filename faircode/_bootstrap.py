@@ -144,9 +144,13 @@ def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stra
 
 
 def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval along axis 0, ignoring NaN resamples (numpy's default 'linear' quantile rule).
+    """Percentile interval along axis 0, ignoring NaN resamples (numpy's default 'linear' quantile rule); NaN
+    where every resample is NaN (a rate undefined in all of them).
 
-    Written out rather than ``np.nanquantile`` so that an all-NaN column gives NaN without a warning.
+    The same numbers as ``np.nanquantile(samples, [alpha, 1 - alpha], axis=0)`` (tested), written out because
+    nanquantile loops over the columns in Python as soon as one resample is NaN, which made every interval
+    call four times slower (200 calls on 1,000 x 8 x 4 resamples with 1% NaN: 2.4 s against 0.6 s), and warns
+    on an all-NaN column.
     """
     ordered = np.sort(samples, axis=0)  # NaN sorts last
     valid = (~np.isnan(samples)).sum(axis=0)

@@ -179,5 +179,4 @@ def conditional_gaps(y_true, y_pred, *, sensitive_features, strata, reference=No
         table.insert(at, "conditional_lower", lower.ravel())
         table.insert(at + 1, "conditional_upper", upper.ravel())
     table.insert(table.columns.get_loc("reference"), "weights", weights)
-    table.attrs.clear()
     return table

@@ -1,7 +1,7 @@
 """One call for the whole disaggregated evaluation: rates, gaps to a reference and spread, from one bootstrap."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -9,17 +9,23 @@ from faircode._gaps import between_table, reference_table
 from faircode._rates import check_metrics, evaluate, rates_table, select_metrics
 
 
-class Disaggregation(NamedTuple):
-    """The three tables of ``disaggregate``; ``overall`` is the overall row of ``rates`` when it has one."""
+@dataclass(frozen=True)
+class Disaggregation:
+    """The three tables of ``disaggregate`` (it unpacks as ``rates, gaps, spread``); ``overall_label`` is the
+    label of the overall row of ``rates`` (None without one), and ``overall`` that row."""
 
     rates: pd.DataFrame
     gaps: pd.DataFrame
     spread: pd.DataFrame
+    overall_label: object = None
+
+    def __iter__(self):
+        return iter((self.rates, self.gaps, self.spread))
 
     @property
     def overall(self) -> pd.DataFrame:
         """The rates over all rows, indexed by metric (like ``MetricFrame.overall``, with counts and flags)."""
-        label = self.rates.attrs.get("overall")
+        label = self.overall_label
         if label is None:
             raise ValueError("these rates have no overall row; call disaggregate(..., overall=True)")
         cells = self.rates.index.droplevel("metric")
@@ -51,9 +57,9 @@ def disaggregate(y_true, y_pred, *, sensitive_features, reference=None, metrics=
     Returns
     -------
     Disaggregation
-        Named tuple of ``rates`` (as ``group_rates``), ``gaps`` (as ``gaps_to_reference``) and ``spread`` (as
-        ``gaps_between_groups``); its ``overall`` property gives the overall row. Parity: equal rates,
-        differences of 0, ratios of 1.
+        ``rates`` (as ``group_rates``), ``gaps`` (as ``gaps_to_reference``) and ``spread`` (as
+        ``gaps_between_groups``), unpacking as those three; ``overall_label`` names the overall row of
+        ``rates`` and the ``overall`` property gives it. Parity: equal rates, differences of 0, ratios of 1.
 
     Examples
     --------
@@ -81,4 +87,5 @@ def disaggregate(y_true, y_pred, *, sensitive_features, reference=None, metrics=
                   overall=overall)
     gap_ev = select_metrics(ev, gap_metrics)
     return Disaggregation(rates=rates_table(select_metrics(ev, metrics)), gaps=reference_table(gap_ev, reference),
-                          spread=between_table(gap_ev))
+                          spread=between_table(gap_ev),
+                          overall_label=None if ev.total is None else ev.total.groups.index[0])

@@ -109,9 +109,7 @@ def reference_table(ev: Evaluation, reference=None) -> pd.DataFrame:
         boot_diff, boot_ratio = diff_ratio(ev.boot)
         _with_intervals(table, "difference", boot_diff, ev.confidence)
         _with_intervals(table, "ratio", boot_ratio, ev.confidence)
-    table = table[_ordered(table.columns)]
-    table.attrs.update(min_count=ev.min_count, confidence=ev.confidence)
-    return table
+    return table[_ordered(table.columns)]
 
 
 def _ordered(columns) -> list[str]:
@@ -189,9 +187,7 @@ def between_table(ev: Evaluation) -> pd.DataFrame:
         keep = enough[None]
         _with_intervals(table, "difference", np.where(keep, boot_diff, np.nan), ev.confidence)
         _with_intervals(table, "ratio", np.where(keep, boot_ratio, np.nan), ev.confidence)
-    table = table[_ordered(table.columns)]
-    table.attrs.update(min_count=ev.min_count, confidence=ev.confidence)
-    return table
+    return table[_ordered(table.columns)]
 
 
 gaps_to_reference.__doc__ = gaps_to_reference.__doc__.replace("{shared}", _SHARED_DOC.strip())

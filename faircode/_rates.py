@@ -360,6 +360,4 @@ def rates_table(ev: Evaluation) -> pd.DataFrame:
         table["interval"] = ev.method.ravel()
     if ev.total is not None:
         table = pd.concat([rates_table(ev.total), table])
-    table.attrs.update(min_count=ev.min_count, min_events=ev.min_events, confidence=ev.confidence,
-                       interval=ev.interval, overall=None if ev.total is None else ev.total.groups.index[0])
     return table

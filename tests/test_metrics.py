@@ -406,6 +406,29 @@ def test_disaggregate_overall_and_gap_metrics(data):
         disaggregate(data["y"], data["y_pred"], metrics=["fpr"], **args).overall
 
 
+def test_disaggregation_unpacks_and_names_its_overall_row(data):
+    args = dict(sensitive_features=data["race"], metrics=["fpr"], reference="White")
+    result = disaggregate(data["y"], data["y_pred"], overall="everyone", **args)
+    rates, gaps, spread = result
+    assert rates is result.rates and gaps is result.gaps and spread is result.spread
+    assert result.overall_label == "everyone"
+    assert disaggregate(data["y"], data["y_pred"], **args).overall_label is None
+
+
+def test_tables_keep_their_meaning_through_a_csv_round_trip(data, tmp_path):
+    """No meaning rides in DataFrame.attrs: the interval method, flags and reference are columns."""
+    args = dict(sensitive_features={"race": data["race"]}, metrics=["tpr", "fpr"], n_boot=50, min_events=30)
+    for table, formatter, levels in [
+        (group_rates(data["y"], data["y_pred"], overall=True, **args), format_rates, ["race", "metric"]),
+        (gaps_to_reference(data["y"], data["y_pred"], **args), format_gaps, ["race", "metric"]),
+        (gaps_between_groups(data["y"], data["y_pred"], **args), format_gaps, ["metric"]),
+    ]:
+        assert not table.attrs
+        table.to_csv(tmp_path / "table.csv")
+        again = pd.read_csv(tmp_path / "table.csv", index_col=levels)
+        pd.testing.assert_frame_equal(formatter(again), formatter(table), check_dtype=False)
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(interval="bca"), "unknown interval 'bca'; the intervals are: bootstrap, exact, wilson"),
     (dict(min_events=-2), "min_events must be a non-negative integer; got -2"),

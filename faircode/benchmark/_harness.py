@@ -27,8 +27,8 @@ from faircode import _fitcache
 from faircode._audits import list_audits, load_audit, stratified_split
 from faircode._manifest import MANIFEST
 from faircode._choices import check_name
-from faircode.benchmark._strategies import (CONSTRAINTS, EG_MAX_ITER, FEATURE_STRATEGIES, STRATEGIES,
-                                            canonical_strategy, fit_strategy)
+from faircode.benchmark._strategies import (CONSTRAINTS, FEATURE_STRATEGIES, STRATEGIES, canonical_strategy,
+                                            fit_strategy)
 from faircode.metrics import gaps_to_reference
 from faircode.models import MODELS, build_model
 
@@ -90,7 +90,7 @@ def _target_for(data, targets) -> Target:
     target = targets[data.name] if data.name in targets else manifest_target(data.manifest)
     if not isinstance(target, Target):
         target = Target(*target)
-    if target.attribute not in data.masks:
+    if not isinstance(target.attribute, str) or target.attribute not in data.masks:
         valid = ", ".join(repr(a) for a in data.masks)
         raise ValueError(f"target attribute {target.attribute!r} is not a protected attribute of audit "
                          f"{data.name!r}; its protected attributes are: {valid}")
@@ -98,9 +98,7 @@ def _target_for(data, targets) -> Target:
     if unknown:
         raise ValueError(f"target attribute {target.attribute!r} of audit {data.name!r} is unknown for {unknown} "
                          "rows; a mitigation needs every row's group, so target an attribute known for every row")
-    if target.constraint not in CONSTRAINTS:
-        valid = ", ".join(repr(c) for c in CONSTRAINTS)
-        raise ValueError(f"unknown constraint {target.constraint!r}; the constraints are: {valid}")
+    check_name(target.constraint, tuple(CONSTRAINTS), "constraint")
     return target
 
 
@@ -247,11 +245,18 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     -------
     pandas.DataFrame
         One row per audit x strategy x model x seed x protected attribute, in grid order. Gap columns
-        ``<gap>_gap``, ``<gap>_lo``, ``<gap>_hi`` for gap in parity, tpr, fpr, precision. ``attrs["audits"]``
-        holds, per audit, the groups each mask names and the target.
+        ``<gap>_gap``, ``<gap>_lo``, ``<gap>_hi`` for gap in parity, tpr, fpr, precision; ``group`` (the group
+        the attribute's mask names), ``target`` (``attribute: constraint`` for S3, S4 and reweighing, empty for
+        the feature strategies), ``n_boot`` and ``threshold_fraction``, so that a CSV of it keeps its meaning
+        (``format_results`` reads only columns). ``attrs["audits"]`` repeats, per audit, the groups each mask
+        names and the :class:`Target`, as a convenience.
     """
     audits, strategies, models = check_grid(audits, strategies, models, seeds=seeds, root=root, n_jobs=n_jobs,
                                             n_boot=n_boot)
+    if isinstance(threshold_fraction, bool) or not isinstance(threshold_fraction, (int, float)) \
+            or not 0 < threshold_fraction < 1:
+        raise ValueError(f"threshold_fraction must be a share strictly between 0 and 1 of the training rows; got "
+                         f"{threshold_fraction!r}")
     targets = dict(targets or {})
 
     jobs, cells, keys, info = [], [], [], {}
@@ -307,9 +312,13 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     else:
         _through_cache(cache, jobs, order, n_jobs, keys, record)
     table = pd.DataFrame([row for cell_rows in per_cell for row in cell_rows])
+    # What the table means travels in its columns (a CSV keeps them): the group each mask names, the run's
+    # resampling and S4 settings. attrs repeats the per-audit facts as objects, for convenience only.
+    table.insert(table.columns.get_loc("attribute") + 1, "group",
+                 [info[audit]["groups"][attribute] for audit, attribute in zip(table["audit"], table["attribute"])])
+    table["n_boot"] = n_boot
+    table["threshold_fraction"] = threshold_fraction
     table.attrs["audits"] = info
-    table.attrs["settings"] = {"n_boot": n_boot, "threshold_fraction": threshold_fraction,
-                               "eg_max_iter": EG_MAX_ITER}
     return table
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from faircode.benchmark._harness import GAPS
+from faircode.benchmark._harness import GAPS, Target
+from faircode.benchmark._strategies import EG_MAX_ITER
 
 __all__ = ["format_results", "show_results", "write_csv"]
 
@@ -31,7 +32,11 @@ def _spread_cell(values, signed):
 
 
 def _align(header, rows, right):
-    """Text table: columns padded to their widest cell, numbers right-aligned."""
+    """Text table: columns padded to their widest cell, numbers right-aligned.
+
+    Written out because pandas' ``to_string`` right-aligns text columns too and draws no rule under the header,
+    and tabulate (whose "simple" format this is) is not a dependency; pages print with ``show_results``.
+    """
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows)]
 
     def line(cells):
@@ -67,10 +72,8 @@ def _attribute_table(part, group, several):
 
 def _sections(results: pd.DataFrame, markdown: bool):
     """The report in order: lists of text lines, and (header, rows, right-aligned) tables."""
-    info = results.attrs.get("audits", {})
-    settings = results.attrs.get("settings", {})
     for audit, part in results.groupby("audit", sort=False):
-        meta = info.get(audit, {})
+        groups = dict(zip(part["attribute"], part["group"]))
         seeds = sorted(part["seed"].unique())
         several = len(seeds) > 1
         first = part.iloc[0]
@@ -80,25 +83,26 @@ def _sections(results: pd.DataFrame, markdown: bool):
                  f"{first['n_train']} training rows, {first['n_test']} test rows, seed {seeds[0]}")
         lines.append(split)
         strategies = set(part["strategy"])
-        target = meta.get("target")
-        if target is not None and strategies & set(_DESCRIBE):
-            lines.append(f"S3, S4 and reweighing target {target.attribute} ({meta['groups'][target.attribute]}) "
+        targeted = part.loc[part["strategy"].isin(list(_DESCRIBE)), "target"]
+        if len(targeted):
+            target = Target(*targeted.iloc[0].split(": "))
+            lines.append(f"S3, S4 and reweighing target {target.attribute} ({groups[target.attribute]}) "
                          f"under {target.constraint.replace('_', ' ')} (aiming at the "
                          f"{' and '.join(_GAP_LABELS[g] for g in target.gaps)}); they see the S2 features and get "
                          f"{target.attribute} only as sensitive_features.")
             for name in _DESCRIBE:
                 if name in strategies:
-                    lines.append(_DESCRIBE[name].format(eg_max_iter=settings.get("eg_max_iter", "?"),
-                                                        held=settings.get("threshold_fraction", 0.5)))
+                    lines.append(_DESCRIBE[name].format(eg_max_iter=EG_MAX_ITER,
+                                                        held=first["threshold_fraction"]))
         lines.append("gap = rate in the named group minus rate in the rest (0 is parity); " +
                      ("mean ± sd across the splits." if several else
-                      f"[95% CI] = percentile interval from {settings.get('n_boot', '?')} bootstrap resamples of "
+                      f"[95% CI] = percentile interval from {first['n_boot']} bootstrap resamples of "
                       "the test rows; min n = smallest count behind a rate (! = under 30, too small to trust)."))
         if markdown:  # separate paragraphs, not one run-on paragraph
             lines = [lines[0]] + [part_line for line in lines[1:] for part_line in ("", line)]
         yield lines
         for attribute, rows in part.groupby("attribute", sort=False):
-            group = meta.get("groups", {}).get(attribute, "group")
+            group = groups[attribute]
             sizes = (f"{group} n={rows['n_group'].iloc[0]}, rest n={rows['n_rest'].iloc[0]} (test rows)"
                      if not several else
                      f"{group} n={rows['n_group'].min()}-{rows['n_group'].max()} per split (test rows)")
@@ -116,7 +120,7 @@ def format_results(results: pd.DataFrame, *, markdown: bool = False) -> str:
     Parameters
     ----------
     results : pandas.DataFrame
-        The table ``run_benchmark`` returns (its ``attrs`` name the groups and targets).
+        The table ``run_benchmark`` returns, or the same read back from its CSV (only columns are used).
     markdown : bool, default False
         Markdown (headings and pipe tables) instead of aligned plain text.
 

@@ -92,6 +92,8 @@ def load_config(root) -> Config:
     for key in ("preload", "warm"):
         if not isinstance(merged[key], list) or not all(isinstance(item, str) for item in merged[key]):
             fail(key, "a list of strings")
+    for entry in merged["preload"]:
+        _module_spec(root, f"{pyproject}: [tool.pagebuild] preload entry {entry!r}", entry)
     for entry in merged["warm"]:
         _check_warm(root, pyproject, entry)
     return Config(
@@ -106,23 +108,33 @@ def load_config(root) -> Config:
     )
 
 
-def _check_warm(root, pyproject, entry):
-    """A warm entry names a module that exists and a function it defines, checked without importing it.
+def _module_spec(root, where, module):
+    """The spec of ``module`` as ``import`` would find it from the root first, found without importing it.
 
-    The build's own process does not import the pages' libraries (the fork server does), so the module's file is
-    found the way ``import`` would find it, from the root first, and read for a top-level ``def``.
+    The build's own process does not import the pages' libraries (the fork server does, and silently skips a
+    module it cannot import), so a misspelt name must be caught here.
     """
-    where = f"{pyproject}: [tool.pagebuild] warm entry {entry!r}"
-    module, _, function = entry.partition(":")
-    if not module or not function.isidentifier() or not all(part.isidentifier() for part in module.split(".")):
-        raise ValueError(f"{where} is not 'module:function' (for example 'faircode._audits:warm_cache')")
+    if not module or not all(part.isidentifier() for part in module.split(".")):
+        raise ValueError(f"{where} is not a module name (dotted identifiers, for example 'sklearn.ensemble')")
+    if module in sys.builtin_module_names:
+        return importlib.machinery.BuiltinImporter.find_spec(module)
     locations, spec = [str(root), *sys.path], None
-    for depth, part in enumerate(module.split(".")):
+    for depth in range(module.count(".") + 1):
         name = ".".join(module.split(".")[: depth + 1])
         spec = importlib.machinery.PathFinder.find_spec(name, locations)
         if spec is None:
             raise ValueError(f"{where}: no module {name!r} under {root} or on the Python path")
         locations = list(spec.submodule_search_locations or [])
+    return spec
+
+
+def _check_warm(root, pyproject, entry):
+    """A warm entry names a module that exists and a function it defines (a top-level ``def`` of its file)."""
+    where = f"{pyproject}: [tool.pagebuild] warm entry {entry!r}"
+    module, _, function = entry.partition(":")
+    if not module or not function.isidentifier():
+        raise ValueError(f"{where} is not 'module:function' (for example 'faircode._audits:warm_cache')")
+    spec = _module_spec(root, where, module)
     origin = pathlib.Path(spec.origin or "")
     if origin.suffix != ".py":
         return  # a compiled or namespace module: nothing to read; the server reports a failure of its own

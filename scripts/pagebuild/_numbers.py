@@ -29,7 +29,9 @@ import io
 import re
 import tokenize
 
-from ._pages import PageError, code_lines, find_regions
+from scripts import layout
+
+from ._pages import PageError, parse_page
 
 _NUMBER = re.compile(r"(?<![\w.])([-+\u2212]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(%?)(?!\w|\.\d)")
 # Spans removed from a prose line before its numbers are read (citations, code, addresses).
@@ -120,28 +122,19 @@ def check_page_text(path: str, text: str, shown_text: str | None = None) -> list
     ``shown_text`` is what the prose is checked against when the page has no output regions of its own (a data
     card's regenerated text); otherwise the page's output regions and code are.
     """
+    page = parse_page(path, text)  # the build's own reading: one markdown-it pass, markers checked
     lines = text.split("\n")
-    skip = {i + 1 for i in code_lines(text)}
-    regions = find_regions(path, text)
+    skip = {i + 1 for i in page.code_lines}
     output = []
-    for region in regions:
+    for region in page.regions:
         skip.update(range(region.start, region.end + 1))
         output.extend(lines[region.start:region.end - 1])
     if shown_text is not None:
         output.append(shown_text)
     # Front matter (--- ... ---) stays prose: its definition is shown on the site.
-    constants = code_constants(_python_blocks(text))
+    constants = code_constants("\n".join(block.source for block in page.blocks))
     found = unmatched(prose_numbers(text, skip), shown_numbers("\n".join(output)), constants)
     return [f"{path}:{line}: number {written} is not in the page's output" for line, written in found]
-
-
-def _python_blocks(text: str) -> str:
-    """The source of the page's ```python blocks, each dedented, joined (for its numeric constants)."""
-    from markdown_it import MarkdownIt
-
-    blocks = [token.content for token in MarkdownIt("commonmark").parse(text)
-              if token.type == "fence" and token.info.split()[:1] == ["python"]]
-    return "\n".join(blocks)
 
 
 def _data_card_text(root, folder) -> str:
@@ -162,12 +155,12 @@ def check_numbers(config, only=()) -> list[str]:
     for path in discover(config):
         if wanted and path not in wanted:
             continue
-        text = (config.root / path).read_text()
         try:
-            if path.rsplit("/", 1)[-1] == "DATA.md" and "/" in path:
+            text = layout.read_text(config.root, path)
+            if path.rsplit("/", 1)[-1] == layout.DATA_CARD and "/" in path:
                 problems += check_page_text(path, text, _data_card_text(config.root, path.rsplit("/", 1)[0]))
             else:
                 problems += check_page_text(path, text)
-        except PageError as err:
+        except (PageError, layout.PageEncodingError) as err:
             problems.append(str(err))
     return problems

@@ -67,6 +67,7 @@ class Page:
     front_matter: dict
     regions: list
     blocks: list
+    code_lines: frozenset = frozenset()  # 0-based lines inside fenced or indented code
 
     @property
     def slug(self) -> str:
@@ -224,9 +225,11 @@ def parse_page(path, text) -> Page:
     plain = text.replace("\r\n", "\n")
     front = split_front_matter(path, plain)
     tokens = _tokens(path, plain)
-    regions = find_regions(path, plain, code_lines(tokens))
+    inside = code_lines(tokens)
+    regions = find_regions(path, plain, inside)
     blocks = python_blocks(path, plain, tokens, regions)
-    page = Page(path=path, text=text, front_matter=front, regions=regions, blocks=blocks)
+    page = Page(path=path, text=text, front_matter=front, regions=regions, blocks=blocks,
+                code_lines=frozenset(inside))
     validate(page)
     return page
 

@@ -102,7 +102,10 @@ def test_bad_settings_are_refused_before_any_page_runs(tmp_path, capsys):
                            ("max_output = 0", "max_output is 0; expected a whole number"),
                            ('warm = ["json:dumsp"]', "defines no function 'dumsp'; its functions are: "),
                            ('warm = ["no_such_module:warm"]', "no module 'no_such_module'"),
-                           ('warm = ["faircode"]', "is not 'module:function'")]:
+                           ('warm = ["faircode"]', "is not 'module:function'"),
+                           ('preload = ["sklearn.ensembel"]', "preload entry 'sklearn.ensembel': no module "
+                                                               "'sklearn.ensembel'"),
+                           ('preload = ["numpy linalg"]', "is not a module name")]:
         (tmp_path / "pyproject.toml").write_text(f"[tool.pagebuild]\n{setting}\n")
         assert main(["build", "--root", str(tmp_path)]) == 2
         err = capsys.readouterr().err
