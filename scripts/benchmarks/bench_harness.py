@@ -25,6 +25,23 @@ import pandas as pd
 WORKERS = 2
 
 
+def _cpu_seconds():
+    """CPU seconds used so far by this process and every process under it (loky and Dask workers alike).
+
+    Only processes still alive are counted, so each run's figure is taken while its workers are up."""
+    import psutil
+
+    me = psutil.Process()
+    total = 0.0
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def _timed_run(audits, seeds, n_jobs):
     from faircode.benchmark import run_benchmark
 
@@ -33,9 +50,11 @@ def _timed_run(audits, seeds, n_jobs):
     def record(done, total, cell, fit_seconds):
         seconds[cell.strategy].append(fit_seconds)
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     results = run_benchmark(audits, seeds=seeds, n_jobs=n_jobs, progress=record)
-    return time.perf_counter() - start, results, seconds
+    wall = time.perf_counter() - start
+    seconds["cpu"] = [_cpu_seconds() - cpu]
+    return wall, results, seconds
 
 
 def main(argv=None):
@@ -60,7 +79,7 @@ def _measure(args):
 
     from faircode.benchmark._distributed import dask_cluster
 
-    walls, reference, seconds = collections.defaultdict(list), None, None
+    walls, cpus, reference, seconds = collections.defaultdict(list), collections.defaultdict(list), None, None
     with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
         for _ in range(args.repeats):
@@ -71,6 +90,7 @@ def _measure(args):
                 else:
                     wall, results, per_strategy = _timed_run(args.audit, args.seeds, 1 if setting == "one" else WORKERS)
                 walls[setting].append(wall)
+                cpus[setting].append(per_strategy.pop("cpu")[0])
                 if setting == "one":
                     seconds = per_strategy
                 reference = results if reference is None else reference
@@ -85,6 +105,10 @@ def _measure(args):
     print(f"BENCH harness_scaling_two_workers_over_one {one / two:.2f} x")
     print(f"BENCH harness_scaling_dask_over_one {one / dask:.2f} x")
     print(f"BENCH harness_dask_over_local_two_workers {dask / two:.2f} ratio")
+    # CPU seconds the run's processes got over its wall time: how many cores it actually had on a shared machine.
+    for setting in ("one", "two", "dask"):
+        best = walls[setting].index(min(walls[setting]))
+        print(f"BENCH harness_cores_used_{setting} {cpus[setting][best] / walls[setting][best]:.2f} cores")
     print(f"BENCH harness_time_per_fit {sum(sum(v) for v in seconds.values()) / fits:.3f} s")
     for strategy, values in seconds.items():
         print(f"BENCH harness_time_per_fit_{strategy} {sum(values) / len(values):.3f} s")
