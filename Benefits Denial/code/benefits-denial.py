@@ -10,11 +10,20 @@ AUDIT = "Benefits Denial"
 data = load_audit(AUDIT)  # strategy S2: the core columns only
 manifest = data.manifest
 positives = int(data.y.sum())
-print(f"{AUDIT}: {len(data.y):,} people; outcome {manifest.outcome} = {manifest.positive!r} "
-      f"({manifest.outcome_label})")
-print(f"outcome rate {data.y.mean():.3f}: {positives:,} above, {len(data.y) - positives:,} at or below")
-print(f"split (seed {data.random_state}, stratified on the outcome): {len(data.idx_train):,} training rows, "
-      f"{len(data.idx_test):,} test rows")
+print(
+    f"{AUDIT}: {len(data.y):,} people; outcome {manifest.outcome} = "
+    f"{manifest.positive!r} "
+    f"({manifest.outcome_label})"
+)
+print(
+    f"outcome rate {data.y.mean():.3f}: {positives:,} above, "
+    f"{len(data.y) - positives:,} at or below"
+)
+print(
+    f"split (seed {data.random_state}, stratified on the outcome): "
+    f"{len(data.idx_train):,} training rows, "
+    f"{len(data.idx_test):,} test rows"
+)
 print("data columns each strategy gives a model:")
 for strategy in ["baseline", "S1", "S2"]:
     names = sorted({c.split("=", 1)[0] for c in load_audit(AUDIT, strategy).X.columns})
@@ -30,21 +39,38 @@ test = np.isin(np.arange(len(data.y)), data.idx_test)
 y = data.y.to_numpy()
 table = []
 for attribute, mask in data.masks.items():
-    # A row whose value is unknown (native country "?") is in neither the named group nor the rest.
-    named, rest = mask.eq(1).fillna(False).to_numpy(bool), mask.eq(0).fillna(False).to_numpy(bool)
-    table.append({"attribute": attribute, "named group": data.groups[attribute],
-                  "group n": f"{named.sum():,}", "group rate": f"{y[named].mean():.3f}",
-                  "rest n": f"{rest.sum():,}", "rest rate": f"{y[rest].mean():.3f}",
-                  "unknown n": f"{int(mask.isna().sum()):,}",
-                  "group n (test)": f"{named[test].sum():,}", "above $50K (test)": y[named & test].sum()})
-print("Share with income above $50K (rate) in the named group and in the rest (unknown: in neither):")
+    # A row whose value is unknown (native country "?") is in neither the named
+    # group nor the rest.
+    named, rest = (
+        mask.eq(1).fillna(False).to_numpy(bool),
+        mask.eq(0).fillna(False).to_numpy(bool),
+    )
+    table.append(
+        {
+            "attribute": attribute,
+            "named group": data.groups[attribute],
+            "group n": f"{named.sum():,}",
+            "group rate": f"{y[named].mean():.3f}",
+            "rest n": f"{rest.sum():,}",
+            "rest rate": f"{y[rest].mean():.3f}",
+            "unknown n": f"{int(mask.isna().sum()):,}",
+            "group n (test)": f"{named[test].sum():,}",
+            "above $50K (test)": y[named & test].sum(),
+        }
+    )
+print(
+    "Share with income above $50K (rate) in the named group and in the rest (unknown: "
+    "in neither):"
+)
 show(pd.DataFrame(table), index=False)
 
 # %%
 from faircode.benchmark import run_benchmark, show_results
 
 MODELS = ["logistic_regression", "gradient_boosting"]
-results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
+results = run_benchmark(
+    [AUDIT], models=MODELS, n_jobs=1
+)  # every strategy; one worker, as on one core
 show_results(results)
 
 # %%
@@ -54,36 +80,76 @@ target = results.attrs["audits"][AUDIT]["target"]
 rows = results[results["attribute"] == target.attribute]
 colours = {"logistic_regression": "tab:blue", "gradient_boosting": "tab:green"}
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 6.6), sharey=True)
-for ax, gap, title in [(axes[0], "parity", "parity gap (targeted)"), (axes[1], "tpr", "TPR gap (not targeted)")]:
+for ax, gap, title in [
+    (axes[0], "parity", "parity gap (targeted)"),
+    (axes[1], "tpr", "TPR gap (not targeted)"),
+]:
     for model, part in rows.groupby("model", sort=False):
-        errors = [part[f"{gap}_gap"] - part[f"{gap}_lo"], part[f"{gap}_hi"] - part[f"{gap}_gap"]]
-        ax.errorbar(part[f"{gap}_gap"], part["accuracy"], xerr=errors, fmt="o", ms=5, capsize=3,
-                    color=colours[model], label=model.replace("_", " "))
+        errors = [
+            part[f"{gap}_gap"] - part[f"{gap}_lo"],
+            part[f"{gap}_hi"] - part[f"{gap}_gap"],
+        ]
+        ax.errorbar(
+            part[f"{gap}_gap"],
+            part["accuracy"],
+            xerr=errors,
+            fmt="o",
+            ms=5,
+            capsize=3,
+            color=colours[model],
+            label=model.replace("_", " "),
+        )
         for _, row in part.iterrows():
-            ax.annotate(row["strategy"], (row[f"{gap}_gap"], row["accuracy"]), xytext=(4, 3),
-                        textcoords="offset points", color=colours[model])
+            ax.annotate(
+                row["strategy"],
+                (row[f"{gap}_gap"], row["accuracy"]),
+                xytext=(4, 3),
+                textcoords="offset points",
+                color=colours[model],
+            )
     ax.axvline(0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel(f"{data.groups[target.attribute]} minus the rest")
     ax.set_title(title)
 axes[0].set_ylabel("accuracy")
 axes[0].legend(loc="lower left")
-fig.suptitle(f"{AUDIT}: {len(data.idx_test):,} test rows, seed {data.random_state};\nbars: 95% bootstrap interval")
-fig.set_label("Two scatter panels of test accuracy for six strategies and two models on Benefits Denial: against "
-              "the women-minus-rest parity gap that S3, S4 and reweighing target (left) and against the TPR gap "
-              "(right), each gap with its 95% bootstrap interval as a horizontal bar.")
+fig.suptitle(
+    f"{AUDIT}: {len(data.idx_test):,} test rows, seed {data.random_state};\nbars: 95% "
+    "bootstrap interval"
+)
+fig.set_label(
+    "Two scatter panels of test accuracy for six strategies and two models on Benefits "
+    "Denial: against "
+    "the women-minus-rest parity gap that S3, S4 and reweighing target (left) and "
+    "against the TPR gap "
+    "(right), each gap with its 95% bootstrap interval as a horizontal bar."
+)
 
 # %%
 SPLITS = 5
 seeds = run_benchmark([AUDIT], models=["logistic_regression"], seeds=SPLITS, n_jobs=1)
 sex = seeds[seeds["attribute"] == target.attribute]
-wide = sex.pivot_table(index="seed", columns="strategy", values=["parity_gap", "tpr_gap", "accuracy"])
-changes = pd.DataFrame({("S2", "parity gap"): wide["parity_gap"]["S2"]} | {
-    (strategy, measure): wide[column][strategy] - wide[column]["S2"]
-    for strategy in ["S3", "S4", "reweighing"]
-    for measure, column in [("parity gap", "parity_gap"), ("TPR gap", "tpr_gap"), ("accuracy", "accuracy")]
-})
-print(f"S2's parity gap, and each mitigation's change from S2 on the same split, {target.attribute} ({data.groups[target.attribute]}), "
-      f"logistic regression, {SPLITS} splits of the {len(data.y):,} rows:")
+wide = sex.pivot_table(
+    index="seed", columns="strategy", values=["parity_gap", "tpr_gap", "accuracy"]
+)
+changes = pd.DataFrame(
+    {("S2", "parity gap"): wide["parity_gap"]["S2"]}
+    | {
+        (strategy, measure): wide[column][strategy] - wide[column]["S2"]
+        for strategy in ["S3", "S4", "reweighing"]
+        for measure, column in [
+            ("parity gap", "parity_gap"),
+            ("TPR gap", "tpr_gap"),
+            ("accuracy", "accuracy"),
+        ]
+    }
+)
+print(
+    "S2's parity gap, and each mitigation's change from S2 on the same split, "
+    f"{target.attribute} ({data.groups[target.attribute]}), "
+    f"logistic regression, {SPLITS} splits of the {len(data.y):,} rows:"
+)
 # One row per strategy and measure, one column per split: long rather than wide.
-by_split = changes.T.rename_axis(["strategy", "measure"]).rename(columns=lambda seed: f"seed {seed}")
+by_split = changes.T.rename_axis(["strategy", "measure"]).rename(
+    columns=lambda seed: f"seed {seed}"
+)
 show(by_split, float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}")  # + 0.0: no "-0.000"

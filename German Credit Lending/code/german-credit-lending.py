@@ -10,16 +10,24 @@ AUDIT = "German Credit Lending"
 data = load_audit(AUDIT)  # strategy S2: the core columns only
 manifest = data.manifest
 good = int(data.y.sum())
-print(f"{AUDIT}: {len(data.y):,} applicants; outcome {manifest.outcome} = {manifest.positive!r} "
-      f"({manifest.outcome_label})")
+print(
+    f"{AUDIT}: {len(data.y):,} applicants; outcome {manifest.outcome} = "
+    f"{manifest.positive!r} "
+    f"({manifest.outcome_label})"
+)
 print(f"outcome rate {data.y.mean():.3f}: {good} good, {len(data.y) - good} bad")
-print(f"split (seed {data.random_state}, stratified on the outcome): {len(data.idx_train)} training rows, "
-      f"{len(data.idx_test)} test rows")
+print(
+    f"split (seed {data.random_state}, stratified on the outcome): "
+    f"{len(data.idx_train)} training rows, "
+    f"{len(data.idx_test)} test rows"
+)
 print("columns each strategy gives a model (text columns are one-hot encoded):")
 for strategy in ["baseline", "S1", "S2"]:
     columns = load_audit(AUDIT, strategy).X.columns
     raw = {c.split("=", 1)[0] for c in columns}
-    print(f"  {strategy:<8} {len(raw):>2} data columns -> {len(columns):>2} model columns")
+    print(
+        f"  {strategy:<8} {len(raw):>2} data columns -> {len(columns):>2} model columns"
+    )
 print(f"protected: {', '.join(f'{a} ({g})' for a, g in data.groups.items())}")
 print(f"proxies (dropped by S2): {', '.join(manifest.proxies)}")
 
@@ -32,10 +40,21 @@ in_test = np.zeros(len(data.y), dtype=bool)
 in_test[data.idx_test] = True
 rows = []
 for attribute, mask in data.masks.items():
-    for group, member in [(data.groups[attribute], mask.to_numpy() == 1), ("the rest", mask.to_numpy() == 0)]:
-        rows.append({"attribute": attribute, "group": group, "applicants": member.sum(),
-                     "good credit": data.y[member].sum(), "rate": data.y[member].mean(),
-                     "test rows": (member & in_test).sum(), "test good": data.y[member & in_test].sum()})
+    for group, member in [
+        (data.groups[attribute], mask.to_numpy() == 1),
+        ("the rest", mask.to_numpy() == 0),
+    ]:
+        rows.append(
+            {
+                "attribute": attribute,
+                "group": group,
+                "applicants": member.sum(),
+                "good credit": data.y[member].sum(),
+                "rate": data.y[member].mean(),
+                "test rows": (member & in_test).sum(),
+                "test good": data.y[member & in_test].sum(),
+            }
+        )
 rates = pd.DataFrame(rows)
 show(rates, index=False, formatters={"rate": "{:.3f}".format})
 
@@ -43,7 +62,9 @@ show(rates, index=False, formatters={"rate": "{:.3f}".format})
 from faircode.benchmark import run_benchmark, show_results
 
 MODELS = ["logistic_regression", "random_forest"]
-results = run_benchmark([AUDIT], models=MODELS, n_jobs=1)  # every strategy; one worker, as on one core
+results = run_benchmark(
+    [AUDIT], models=MODELS, n_jobs=1
+)  # every strategy; one worker, as on one core
 show_results(results)
 
 # %%
@@ -53,20 +74,43 @@ target = results.attrs["audits"][AUDIT]["target"]
 targeted = results[results["attribute"] == target.attribute]
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 5.4), sharex=True, sharey=True)
 for ax, (model, rows) in zip(axes, targeted.groupby("model", sort=False)):
-    below, above = rows["parity_gap"] - rows["parity_lo"], rows["parity_hi"] - rows["parity_gap"]
-    ax.errorbar(rows["parity_gap"], rows["accuracy"], xerr=[below, above], fmt="o", color="tab:blue",
-                ecolor="lightsteelblue", capsize=3)
-    for k, (_, row) in enumerate(rows.iterrows()):  # labels alternate above and below the point
-        ax.annotate(row["strategy"], (row["parity_gap"], row["accuracy"]), xytext=(3, 5 if k % 2 else -11),
-                    textcoords="offset points")
+    below, above = (
+        rows["parity_gap"] - rows["parity_lo"],
+        rows["parity_hi"] - rows["parity_gap"],
+    )
+    ax.errorbar(
+        rows["parity_gap"],
+        rows["accuracy"],
+        xerr=[below, above],
+        fmt="o",
+        color="tab:blue",
+        ecolor="lightsteelblue",
+        capsize=3,
+    )
+    for k, (_, row) in enumerate(
+        rows.iterrows()
+    ):  # labels alternate above and below the point
+        ax.annotate(
+            row["strategy"],
+            (row["parity_gap"], row["accuracy"]),
+            xytext=(3, 5 if k % 2 else -11),
+            textcoords="offset points",
+        )
     ax.axvline(0, color="grey", lw=0.8, ls="--")
     ax.set_title(model.replace("_", " "))
     ax.set_xlabel(f"parity gap, {data.groups[target.attribute]}\nminus the rest")
 axes[0].set_ylabel("accuracy")
-fig.suptitle(f"{AUDIT}: {len(data.idx_test)} test rows, seed {data.random_state};\nbars: 95% bootstrap interval")
-fig.set_label("Two scatter panels, logistic regression and random forest, of test accuracy against the under-30 "
-              "parity gap for the six strategies on German Credit Lending, each gap drawn with its 95% bootstrap "
-              "interval as a horizontal bar.")
+fig.suptitle(
+    f"{AUDIT}: {len(data.idx_test)} test rows, seed {data.random_state};\nbars: 95% "
+    "bootstrap interval"
+)
+fig.set_label(
+    "Two scatter panels, logistic regression and random forest, of test accuracy "
+    "against the under-30 "
+    "parity gap for the six strategies on German Credit Lending, each gap drawn with "
+    "its 95% bootstrap "
+    "interval as a horizontal bar."
+)
 
 # %%
 from scipy.stats import binomtest
@@ -74,35 +118,66 @@ from faircode.benchmark import fit_strategy
 from faircode.metrics import gaps_to_reference
 from faircode.models import build_model
 
-# S4 with logistic regression refitted exactly as the harness fits it on the audit's split, to count what its
+# S4 with logistic regression refitted exactly as the harness fits it on the audit's
+# split, to count what its
 # FPR gap rests on.
 group = data.masks[target.attribute].to_numpy()
 X, y = data.X.to_numpy(), data.y.to_numpy()
 train, test = data.idx_train, data.idx_test
-s4 = fit_strategy("S4", build_model("logistic_regression", data.random_state), X[train], y[train],
-                  sensitive_features=group[train], constraint=target.constraint, random_state=data.random_state)
+s4 = fit_strategy(
+    "S4",
+    build_model("logistic_regression", data.random_state),
+    X[train],
+    y[train],
+    sensitive_features=group[train],
+    constraint=target.constraint,
+    random_state=data.random_state,
+)
 s4_pred = s4.predict(X[test], group[test])
 bad = y[test] == 0
 counts = {}
-for name, member in [(data.groups[target.attribute], group[test] == 1), ("the rest", group[test] == 0)]:
+for name, member in [
+    (data.groups[target.attribute], group[test] == 1),
+    ("the rest", group[test] == 0),
+]:
     fp, negatives = int(s4_pred[bad & member].sum()), int((bad & member).sum())
     low, high = binomtest(fp, negatives).proportion_ci(0.95, method="wilson")
     counts[name] = (fp, negatives, fp / negatives, low, high)
-    print(f"{name:<9} false positives {fp:>2} of {negatives} bad risks: FPR {fp / negatives:.3f}, "
-          f"Wilson 95% [{low:.3f}, {high:.3f}]")
+    print(
+        f"{name:<9} false positives {fp:>2} of {negatives} bad risks: FPR "
+        f"{fp / negatives:.3f}, "
+        f"Wilson 95% [{low:.3f}, {high:.3f}]"
+    )
 (_, _, p1, l1, u1), (_, _, p2, l2, u2) = counts.values()
-# Newcombe's (1998) hybrid score interval for a difference of two proportions, from the two Wilson intervals
+# Newcombe's (1998) hybrid score interval for a difference of two proportions, from
+# the two Wilson intervals
 # (scipy has the Wilson interval of one proportion but not this combination).
 gap = p1 - p2
 newcombe = (gap - np.hypot(p1 - l1, u2 - p2), gap + np.hypot(u1 - p1, p2 - l2))
-print(f"FPR gap {gap:+.3f}; Newcombe 95% interval [{newcombe[0]:+.3f}, {newcombe[1]:+.3f}]")
+print(
+    f"FPR gap {gap:+.3f}; Newcombe 95% interval [{newcombe[0]:+.3f}, "
+    f"{newcombe[1]:+.3f}]"
+)
 lower_ends = []
-for seed in range(20):  # the harness's bootstrap (1,000 resamples) with other resampling seeds
-    boot = gaps_to_reference(y[test], s4_pred, sensitive_features=group[test], reference=0, metrics=["fpr"],
-                             n_boot=1000, random_state=seed, min_count=0)
+for seed in range(
+    20
+):  # the harness's bootstrap (1,000 resamples) with other resampling seeds
+    boot = gaps_to_reference(
+        y[test],
+        s4_pred,
+        sensitive_features=group[test],
+        reference=0,
+        metrics=["fpr"],
+        n_boot=1000,
+        random_state=seed,
+        min_count=0,
+    )
     lower_ends.append(float(boot["difference_lower"].iloc[0]))
-print(f"bootstrap lower end over 20 resampling seeds: {min(lower_ends):+.3f} to {max(lower_ends):+.3f}, "
-      f"below zero in {sum(v < 0 for v in lower_ends)} of 20")
+print(
+    f"bootstrap lower end over 20 resampling seeds: {min(lower_ends):+.3f} to "
+    f"{max(lower_ends):+.3f}, "
+    f"below zero in {sum(v < 0 for v in lower_ends)} of 20"
+)
 
 # %%
 SPLITS = 20
@@ -110,43 +185,70 @@ seeds = run_benchmark([AUDIT], models=["logistic_regression"], seeds=SPLITS, n_j
 show_results(seeds)
 
 # %%
-per_split = seeds[seeds["attribute"] == target.attribute].set_index(["strategy", "seed"])
+per_split = seeds[seeds["attribute"] == target.attribute].set_index(
+    ["strategy", "seed"]
+)
 s2 = per_split.loc["S2"]
 rows = []
 for strategy in ["baseline", "S1", "S3", "S4", "reweighing"]:
     other = per_split.loc[strategy]
     narrower = other["parity_gap"].abs() < s2["parity_gap"].abs()
-    changes = {"|parity gap|": other["parity_gap"].abs() - s2["parity_gap"].abs(),
-               "accuracy": other["accuracy"] - s2["accuracy"],
-               "bal. acc.": other["balanced_accuracy"] - s2["balanced_accuracy"],
-               "TPR gap": other["tpr_gap"] - s2["tpr_gap"],
-               "FPR gap": other["fpr_gap"] - s2["fpr_gap"]}
-    row = {"strategy": strategy, "narrower than S2": f"{narrower.sum()} of {len(other)}"}
-    row.update({name: f"{d.mean():+.3f} ± {d.std():.3f}" for name, d in changes.items()})
+    changes = {
+        "|parity gap|": other["parity_gap"].abs() - s2["parity_gap"].abs(),
+        "accuracy": other["accuracy"] - s2["accuracy"],
+        "bal. acc.": other["balanced_accuracy"] - s2["balanced_accuracy"],
+        "TPR gap": other["tpr_gap"] - s2["tpr_gap"],
+        "FPR gap": other["fpr_gap"] - s2["fpr_gap"],
+    }
+    row = {
+        "strategy": strategy,
+        "narrower than S2": f"{narrower.sum()} of {len(other)}",
+    }
+    row.update(
+        {name: f"{d.mean():+.3f} ± {d.std():.3f}" for name, d in changes.items()}
+    )
     rows.append(row)
-print(f"Change from S2 on the same split ({target.attribute}, logistic regression), mean ± sd over "
-      f"{SPLITS} splits (standard error of a mean: sd / {np.sqrt(SPLITS):.2f}):")
+print(
+    f"Change from S2 on the same split ({target.attribute}, logistic regression), mean "
+    "± sd over "
+    f"{SPLITS} splits (standard error of a mean: sd / {np.sqrt(SPLITS):.2f}):"
+)
 show(pd.DataFrame(rows), index=False)
 
 # %%
 from sklearn.model_selection import train_test_split
 
-# The women-minus-rest parity gap over the same 20 splits when S1 (protected columns dropped) also loses one
-# proxy at a time: which proxy carries sex into the model. Splits follow the audit's recipe (stratified 80/20).
+# The women-minus-rest parity gap over the same 20 splits when S1 (protected columns
+# dropped) also loses one
+# proxy at a time: which proxy carries sex into the model. Splits follow the audit's
+# recipe (stratified 80/20).
 s1 = load_audit(AUDIT, "S1")
 sex = s1.masks["sex"].to_numpy()
-variants = {"S1 (all proxies kept)": []} | {f"S1 without {proxy}": [proxy] for proxy in manifest.proxies}
+variants = {"S1 (all proxies kept)": []} | {
+    f"S1 without {proxy}": [proxy] for proxy in manifest.proxies
+}
 variants["S2 (all proxies dropped)"] = list(manifest.proxies)
 gaps = {name: [] for name in variants}
 for seed in range(data.random_state, data.random_state + SPLITS):
-    train, test = (np.sort(part) for part in train_test_split(np.arange(len(s1.y)), test_size=manifest.test_size,
-                                                              stratify=s1.y, random_state=seed))
+    train, test = (
+        np.sort(part)
+        for part in train_test_split(
+            np.arange(len(s1.y)),
+            test_size=manifest.test_size,
+            stratify=s1.y,
+            random_state=seed,
+        )
+    )
     for name, dropped in variants.items():
         columns = [c for c in s1.X.columns if c.split("=", 1)[0] not in dropped]
-        model = build_model("logistic_regression", seed).fit(s1.X.iloc[train][columns], s1.y.iloc[train])
+        model = build_model("logistic_regression", seed).fit(
+            s1.X.iloc[train][columns], s1.y.iloc[train]
+        )
         pred = model.predict(s1.X.iloc[test][columns])
         women = sex[test] == 1
         gaps[name].append(pred[women].mean() - pred[~women].mean())
-print(f"Women-minus-rest parity gap, logistic regression, mean ± sd over {SPLITS} splits:")
+print(
+    f"Women-minus-rest parity gap, logistic regression, mean ± sd over {SPLITS} splits:"
+)
 for name, values in gaps.items():
     print(f"  {name:<30} {np.mean(values):+.3f} ± {np.std(values, ddof=1):.3f}")

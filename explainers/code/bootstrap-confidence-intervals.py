@@ -13,12 +13,13 @@ from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group
 from faircode.models import build_model
 
 N_BOOT = 2000  # resamples per interval
-SEED = 0       # seed of the resampling
+SEED = 0  # seed of the resampling
 METRICS = ["selection_rate", "tpr"]
 
 
 def test_predictions(audit, attribute, names):
-    """Fit S2 logistic regression on the audit's training rows; return labels, predictions and group names
+    """Fit S2 logistic regression on the audit's training rows; return labels,
+    predictions and group names
     (names[0] where the audit's mask is 1) on its test rows."""
     data = load_audit(audit, "S2")
     model = build_model("logistic_regression", data.random_state)
@@ -29,45 +30,86 @@ def test_predictions(audit, attribute, names):
     return y_true, y_pred, np.where(mask == 1, names[0], names[1])
 
 
-g_true, g_pred, g_age = test_predictions("German Credit Lending", "age", ("under 30", "30 and over"))
-rates = group_rates(g_true, g_pred, sensitive_features={"age": g_age}, metrics=METRICS,
-                    n_boot=N_BOOT, random_state=SEED, overall=True)
-print(f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows, "
-      f"95% percentile bootstrap, {N_BOOT:,} resamples of the rows\n")
+g_true, g_pred, g_age = test_predictions(
+    "German Credit Lending", "age", ("under 30", "30 and over")
+)
+rates = group_rates(
+    g_true,
+    g_pred,
+    sensitive_features={"age": g_age},
+    metrics=METRICS,
+    n_boot=N_BOOT,
+    random_state=SEED,
+    overall=True,
+)
+print(
+    f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows, "
+    f"95% percentile bootstrap, {N_BOOT:,} resamples of the rows\n"
+)
 show(format_rates(rates))
-gaps = gaps_to_reference(g_true, g_pred, sensitive_features={"age": g_age}, reference="30 and over",
-                         metrics=METRICS, n_boot=N_BOOT, random_state=SEED)
+gaps = gaps_to_reference(
+    g_true,
+    g_pred,
+    sensitive_features={"age": g_age},
+    reference="30 and over",
+    metrics=METRICS,
+    n_boot=N_BOOT,
+    random_state=SEED,
+)
 print("\nreference: 30 and over")
 show(format_gaps(gaps))
 widths = gaps["difference_upper"] - gaps["difference_lower"]
-print("\nwidth of each difference's interval: "
-      + ", ".join(f"{metric} {w:.3f}" for (_, metric), w in widths.items()))
+print(
+    "\nwidth of each difference's interval: "
+    + ", ".join(f"{metric} {w:.3f}" for (_, metric), w in widths.items())
+)
 
 # %%
 b_true, b_pred, b_sex = test_predictions("Benefits Denial", "sex", ("women", "men"))
 
 
 def gap_widths(y_true, y_pred, group, reference, *, stratify=False, seed=SEED):
-    """Width of the 95% bootstrap interval on each metric's difference to the reference group."""
-    table = gaps_to_reference(y_true, y_pred, sensitive_features={"group": group}, reference=reference,
-                              metrics=METRICS, n_boot=N_BOOT, random_state=seed, stratify=stratify,
-                              min_count=0)
+    """Width of the 95% bootstrap interval on each metric's difference to the "
+    "reference group."""
+    table = gaps_to_reference(
+        y_true,
+        y_pred,
+        sensitive_features={"group": group},
+        reference=reference,
+        metrics=METRICS,
+        n_boot=N_BOOT,
+        random_state=seed,
+        stratify=stratify,
+        min_count=0,
+    )
     return (table["difference_upper"] - table["difference_lower"]).droplevel("group")
 
 
 def describe(audit, y_true, group, name, reference):
     inside = group == name
-    return {"audit": audit, "group": name, "test rows": len(y_true), "group rows": int(inside.sum()),
-            "group positives": int(y_true[inside].sum()), "reference rows": int((group == reference).sum())}
+    return {
+        "audit": audit,
+        "group": name,
+        "test rows": len(y_true),
+        "group rows": int(inside.sum()),
+        "group positives": int(y_true[inside].sum()),
+        "reference rows": int((group == reference).sum()),
+    }
 
 
 rows = []
 for audit, (y_true, y_pred, group), name, reference in [
-        ("German Credit Lending", (g_true, g_pred, g_age), "under 30", "30 and over"),
-        ("Benefits Denial", (b_true, b_pred, b_sex), "women", "men")]:
+    ("German Credit Lending", (g_true, g_pred, g_age), "under 30", "30 and over"),
+    ("Benefits Denial", (b_true, b_pred, b_sex), "women", "men"),
+]:
     width = gap_widths(y_true, y_pred, group, reference)
-    rows.append({**describe(audit, y_true, group, name, reference),
-                 "parity gap width": width["selection_rate"], "TPR gap width": width["tpr"]})
+    rows.append(
+        {
+            **describe(audit, y_true, group, name, reference),
+            "parity gap width": width["selection_rate"],
+            "TPR gap width": width["tpr"],
+        }
+    )
 show(pd.DataFrame(rows).set_index("audit"), float_format=lambda v: f"{v:.3f}")
 
 # %%
@@ -81,23 +123,45 @@ for size in SIZES:
     for draw in range(DRAWS if size < len(b_true) else 1):
         rows = np.sort(rng.choice(len(b_true), size, replace=False))
         width = gap_widths(b_true[rows], b_pred[rows], b_sex[rows], "men", seed=draw)
-        records.append({"test rows": size, "women": int((b_sex[rows] == "women").sum()),
-                        "positive women": int(b_true[rows][b_sex[rows] == "women"].sum()),
-                        "parity gap width": width["selection_rate"], "TPR gap width": width["tpr"]})
+        records.append(
+            {
+                "test rows": size,
+                "women": int((b_sex[rows] == "women").sum()),
+                "positive women": int(b_true[rows][b_sex[rows] == "women"].sum()),
+                "parity gap width": width["selection_rate"],
+                "TPR gap width": width["tpr"],
+            }
+        )
 by_size = pd.DataFrame(records).groupby("test rows").median()
 for column in ["parity gap width", "TPR gap width"]:
     by_size[f"{column} x sqrt(n)"] = by_size[column] * np.sqrt(by_size.index)
-print(f"Benefits Denial, women vs men: medians over {DRAWS} random subsamples of the test rows per size\n")
-by_size[["women", "positive women"]] = by_size[["women", "positive women"]].round().astype(int)
+print(
+    f"Benefits Denial, women vs men: medians over {DRAWS} random subsamples of the "
+    "test rows per size\n"
+)
+by_size[["women", "positive women"]] = (
+    by_size[["women", "positive women"]].round().astype(int)
+)
 show(by_size, float_format=lambda v: f"{v:.3f}")
 
 fig, ax = plt.subplots(figsize=(6.4, 4.2))
 full = len(b_true)
 sizes = np.array(SIZES, float)
-for column, colour in [("parity gap width", "tab:blue"), ("TPR gap width", "tab:orange")]:
-    ax.plot(sizes, by_size[column], "o-", color=colour, label=column.replace(" width", ""))
+for column, colour in [
+    ("parity gap width", "tab:blue"),
+    ("TPR gap width", "tab:orange"),
+]:
+    ax.plot(
+        sizes, by_size[column], "o-", color=colour, label=column.replace(" width", "")
+    )
     anchor = by_size.loc[full, column] * np.sqrt(full)
-    ax.plot(sizes, anchor / np.sqrt(sizes), ":", color=colour, label=f"{anchor:.2f} / sqrt(n)")
+    ax.plot(
+        sizes,
+        anchor / np.sqrt(sizes),
+        ":",
+        color=colour,
+        label=f"{anchor:.2f} / sqrt(n)",
+    )
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.xaxis.set_minor_formatter(plt.NullFormatter())
@@ -108,124 +172,248 @@ ax.set_xlabel("test rows n (Benefits Denial subsamples)")
 ax.set_ylabel("width of the 95% interval on the gap")
 ax.set_title("Interval width shrinks like 1/sqrt(n)")
 ax.legend()
-fig.set_label("Log-log plot of the median width of the 95% bootstrap interval on the women-vs-men parity "
-              "gap and TPR gap against the number of Benefits Denial test rows (200, 800, 3,200, 6,513), with "
-              "dotted 1/sqrt(n) reference lines through the full-size point; the points follow the lines.")
+fig.set_label(
+    "Log-log plot of the median width of the 95% bootstrap interval on the "
+    "women-vs-men parity "
+    "gap and TPR gap against the number of Benefits Denial test rows (200, 800, 3,200, "
+    "6,513), with "
+    "dotted 1/sqrt(n) reference lines through the full-size point; the points follow "
+    "the lines."
+)
 
 # %%
-print("German Credit Lending: width of the 95% interval, resampling all rows vs within each group\n")
+print(
+    "German Credit Lending: width of the 95% interval, resampling all rows vs within "
+    "each group\n"
+)
 widths = {}
 for label, stratify in [("rows", False), ("within groups", True)]:
-    table = group_rates(g_true, g_pred, sensitive_features={"age": g_age}, metrics=METRICS,
-                        n_boot=N_BOOT, random_state=SEED, stratify=stratify)
+    table = group_rates(
+        g_true,
+        g_pred,
+        sensitive_features={"age": g_age},
+        metrics=METRICS,
+        n_boot=N_BOOT,
+        random_state=SEED,
+        stratify=stratify,
+    )
     column = (table["upper"] - table["lower"]).unstack("metric")
-    column.loc["gap"] = gap_widths(g_true, g_pred, g_age, "30 and over", stratify=stratify)
+    column.loc["gap"] = gap_widths(
+        g_true, g_pred, g_age, "30 and over", stratify=stratify
+    )
     widths[label] = column.T
 show(pd.concat(widths, axis=1), float_format=lambda v: f"{v:.3f}")
 
-# How much the group's size moves when all rows are resampled (stratify=False): a multinomial draw.
-resampled = np.random.default_rng(SEED).multinomial(len(g_age), [np.mean(g_age == "under 30"),
-                                                                  np.mean(g_age != "under 30")], N_BOOT)[:, 0]
+# How much the group's size moves when all rows are resampled (stratify=False): a
+# multinomial draw.
+resampled = np.random.default_rng(SEED).multinomial(
+    len(g_age), [np.mean(g_age == "under 30"), np.mean(g_age != "under 30")], N_BOOT
+)[:, 0]
 low, high = np.percentile(resampled, [2.5, 97.5])
-print(f"\nunder-30 rows in a resample of all {len(g_age)} rows: {int((g_age == 'under 30').sum())} in the data, "
-      f"middle 95% of resamples {low:.0f} to {high:.0f}; within groups: always "
-      f"{int((g_age == 'under 30').sum())}")
-# A rate is events / group size. With a random size N the rate's variance is about p(1-p) E[1/N] instead of
+print(
+    f"\nunder-30 rows in a resample of all {len(g_age)} rows: "
+    f"{int((g_age == 'under 30').sum())} in the data, "
+    f"middle 95% of resamples {low:.0f} to {high:.0f}; within groups: always "
+    f"{int((g_age == 'under 30').sum())}"
+)
+# A rate is events / group size. With a random size N the rate's variance is about
+# p(1-p) E[1/N] instead of
 # p(1-p) / E[N]: the standard deviation grows by the factor sqrt(E[1/N] E[N]).
 inflation = np.sqrt(np.mean(1 / resampled) * np.mean(resampled)) - 1
-print(f"standard deviation of an under-30 rate added by the random group size: {100 * inflation:.1f}%")
+print(
+    "standard deviation of an under-30 rate added by the random group size: "
+    f"{100 * inflation:.1f}%"
+)
 
 # %%
 SEEDS = range(20)
 records = []
 for seed in SEEDS:
     for label, stratify in [("rows", False), ("within groups", True)]:
-        table = group_rates(g_true, g_pred, sensitive_features={"age": g_age}, metrics=METRICS,
-                            n_boot=N_BOOT, random_state=seed, stratify=stratify)
+        table = group_rates(
+            g_true,
+            g_pred,
+            sensitive_features={"age": g_age},
+            metrics=METRICS,
+            n_boot=N_BOOT,
+            random_state=seed,
+            stratify=stratify,
+        )
         for (group, metric), width in (table["upper"] - table["lower"]).items():
             records.append((seed, label, metric, group, width))
-        for metric, width in gap_widths(g_true, g_pred, g_age, "30 and over", stratify=stratify,
-                                        seed=seed).items():
+        for metric, width in gap_widths(
+            g_true, g_pred, g_age, "30 and over", stratify=stratify, seed=seed
+        ).items():
             records.append((seed, label, metric, "gap", width))
 runs = pd.DataFrame(records, columns=["seed", "scheme", "metric", "cell", "width"])
-paired = runs.pivot_table(index=["metric", "cell", "seed"], columns="scheme", values="width")
+paired = runs.pivot_table(
+    index=["metric", "cell", "seed"], columns="scheme", values="width"
+)
 paired["rows - within"] = paired["rows"] - paired["within groups"]
 by_cell = paired.groupby(level=["metric", "cell"])
 mean, sd = by_cell.mean(), by_cell.std()
-summary = pd.DataFrame({
-    "rows": [f"{m:.3f} ± {s:.3f}" for m, s in zip(mean["rows"], sd["rows"])],
-    "within groups": [f"{m:.3f} ± {s:.3f}" for m, s in zip(mean["within groups"], sd["within groups"])],
-    # The mean paired difference and twice its standard error over the seeds.
-    "rows - within": [f"{m:+.4f} ± {2 * s / np.sqrt(len(SEEDS)):.4f}"
-                      for m, s in zip(mean["rows - within"], sd["rows - within"])],
-    "seeds rows wider": by_cell["rows - within"].apply(lambda d: int((d > 0).sum())),
-}, index=mean.index)
-print(f"German Credit Lending: width of the 95% interval over {len(SEEDS)} seeds of {N_BOOT:,} resamples each "
-      "(mean ± sd across seeds; difference: mean ± 2 standard errors)\n")
+summary = pd.DataFrame(
+    {
+        "rows": [f"{m:.3f} ± {s:.3f}" for m, s in zip(mean["rows"], sd["rows"])],
+        "within groups": [
+            f"{m:.3f} ± {s:.3f}"
+            for m, s in zip(mean["within groups"], sd["within groups"])
+        ],
+        # The mean paired difference and twice its standard error over the seeds.
+        "rows - within": [
+            f"{m:+.4f} ± {2 * s / np.sqrt(len(SEEDS)):.4f}"
+            for m, s in zip(mean["rows - within"], sd["rows - within"])
+        ],
+        "seeds rows wider": by_cell["rows - within"].apply(
+            lambda d: int((d > 0).sum())
+        ),
+    },
+    index=mean.index,
+)
+print(
+    f"German Credit Lending: width of the 95% interval over {len(SEEDS)} seeds of "
+    f"{N_BOOT:,} resamples each "
+    "(mean ± sd across seeds; difference: mean ± 2 standard errors)\n"
+)
 show(summary)
 
 # %%
 benefits = load_audit("Benefits Denial", "S2")
 b_race = benefits.raw["race"].iloc[benefits.idx_test].to_numpy()
 cells = {"race": b_race, "sex": np.where(b_sex == "women", "Female", "Male")}
-# min_events=0 switches off faircode's own repair (the exact interval on few events) to show each method raw.
-common = dict(sensitive_features=cells, metrics=["selection_rate", "fpr"], min_count=30, min_events=0)
+# min_events=0 switches off faircode's own repair (the exact interval on few events)
+# to show each method raw.
+common = dict(
+    sensitive_features=cells,
+    metrics=["selection_rate", "fpr"],
+    min_count=30,
+    min_events=0,
+)
 boot = group_rates(b_true, b_pred, n_boot=N_BOOT, random_state=SEED, **common)
 exact = group_rates(b_true, b_pred, interval="exact", **common)
 wilson = group_rates(b_true, b_pred, interval="wilson", **common)
 # Rates on at least 30 rows with at most 2 rows on one side of the numerator.
-few = boot[~boot["too_small"] & ((boot["events"] <= 2) | (boot["count"] - boot["events"] <= 2))]
+few = boot[
+    ~boot["too_small"] & ((boot["events"] <= 2) | (boot["count"] - boot["events"] <= 2))
+]
 
 
 def span(table):
-    return [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in table.loc[few.index, ["lower", "upper"]].to_numpy()]
+    return [
+        f"[{lo:.3f}, {hi:.3f}]"
+        for lo, hi in table.loc[few.index, ["lower", "upper"]].to_numpy()
+    ]
 
 
-print("Benefits Denial, race x sex cells: rates resting on 0 to 2 events among at least 30 rows\n")
-show(pd.DataFrame({"events / count": [f"{e}/{c}" for e, c in few[["events", "count"]].to_numpy()],
-                    "rate": few["rate"].map("{:.3f}".format), "percentile bootstrap": span(boot),
-                    "exact (Clopper-Pearson)": span(exact), "Wilson": span(wilson)},
-                   index=few.index))
+print(
+    "Benefits Denial, race x sex cells: rates resting on 0 to 2 events among at least "
+    "30 rows\n"
+)
+show(
+    pd.DataFrame(
+        {
+            "events / count": [
+                f"{e}/{c}" for e, c in few[["events", "count"]].to_numpy()
+            ],
+            "rate": few["rate"].map("{:.3f}".format),
+            "percentile bootstrap": span(boot),
+            "exact (Clopper-Pearson)": span(exact),
+            "Wilson": span(wilson),
+        },
+        index=few.index,
+    )
+)
 
 # %%
 POPULATION = len(b_true)
 N_TEST, REPEATS = 400, 400
-young = np.where(benefits.masks["age"].iloc[benefits.idx_test].to_numpy() == 1, "under 25", "25 and over")
+young = np.where(
+    benefits.masks["age"].iloc[benefits.idx_test].to_numpy() == 1,
+    "under 25",
+    "25 and over",
+)
 
 # The truth: the gaps and the rate on all 6,513 test rows, treated as the population.
-truth = gaps_to_reference(b_true, b_pred, sensitive_features={"sex": b_sex}, reference="men",
-                          metrics=METRICS)["difference"].droplevel("sex")
-young_fpr = group_rates(b_true, b_pred, sensitive_features={"age": young}, metrics=["fpr"]).loc[
-    ("under 25", "fpr"), "rate"]
+truth = gaps_to_reference(
+    b_true, b_pred, sensitive_features={"sex": b_sex}, reference="men", metrics=METRICS
+)["difference"].droplevel("sex")
+young_fpr = group_rates(
+    b_true, b_pred, sensitive_features={"age": young}, metrics=["fpr"]
+).loc[("under 25", "fpr"), "rate"]
 
 rng = np.random.default_rng(SEED)
-hits = {key: 0 for key in ["parity gap", "TPR gap", "FPR bootstrap", "FPR exact", "FPR Wilson"]}
+hits = {
+    key: 0
+    for key in ["parity gap", "TPR gap", "FPR bootstrap", "FPR exact", "FPR Wilson"]
+}
 zero_events = young_rows = 0
 for repeat in range(REPEATS):
     rows = rng.choice(POPULATION, N_TEST, replace=False)
     y_true, y_pred = b_true[rows], b_pred[rows]
     young_rows += int((young[rows] == "under 25").sum())
-    gap = gaps_to_reference(y_true, y_pred, sensitive_features={"sex": b_sex[rows]}, reference="men",
-                            metrics=METRICS, n_boot=1000, random_state=repeat, min_count=0).droplevel("sex")
+    gap = gaps_to_reference(
+        y_true,
+        y_pred,
+        sensitive_features={"sex": b_sex[rows]},
+        reference="men",
+        metrics=METRICS,
+        n_boot=1000,
+        random_state=repeat,
+        min_count=0,
+    ).droplevel("sex")
     for key, metric in [("parity gap", "selection_rate"), ("TPR gap", "tpr")]:
-        hits[key] += gap.loc[metric, "difference_lower"] <= truth[metric] <= gap.loc[metric, "difference_upper"]
-    cell = dict(sensitive_features={"age": young[rows]}, metrics=["fpr"], min_count=0, min_events=0)
-    for key, options in [("FPR bootstrap", dict(n_boot=1000, random_state=repeat)),
-                         ("FPR exact", dict(interval="exact")), ("FPR Wilson", dict(interval="wilson"))]:
+        hits[key] += (
+            gap.loc[metric, "difference_lower"]
+            <= truth[metric]
+            <= gap.loc[metric, "difference_upper"]
+        )
+    cell = dict(
+        sensitive_features={"age": young[rows]},
+        metrics=["fpr"],
+        min_count=0,
+        min_events=0,
+    )
+    for key, options in [
+        ("FPR bootstrap", dict(n_boot=1000, random_state=repeat)),
+        ("FPR exact", dict(interval="exact")),
+        ("FPR Wilson", dict(interval="wilson")),
+    ]:
         rate = group_rates(y_true, y_pred, **cell, **options).loc[("under 25", "fpr")]
         hits[key] += rate["lower"] <= young_fpr <= rate["upper"]
         if key == "FPR bootstrap":
             zero_events += rate["events"] == 0
 
 margin = 2 * np.sqrt(0.95 * 0.05 / REPEATS)
-print(f"{REPEATS} test sets of {N_TEST} rows drawn without replacement from the {POPULATION:,} Benefits Denial "
-      f"test rows;\nshare of nominal 95% intervals that cover the population value "
-      f"(+/-{margin:.3f} is two simulation standard errors at 0.95)\n")
-show(pd.DataFrame({
-    "population value": [truth["selection_rate"], truth["tpr"], young_fpr, young_fpr, young_fpr],
-    "coverage": [hits[k] / REPEATS for k in hits]},
-    index=["women - men parity gap (bootstrap)", "women - men TPR gap (bootstrap)",
-           "under-25 FPR, percentile bootstrap", "under-25 FPR, exact", "under-25 FPR, Wilson"]),
-     float_format=lambda v: f"{v:.3f}")
-print(f"\nunder-25 FPR: on average {young_rows / REPEATS:.0f} people under 25 per test set; "
-      f"no false positive among them in {zero_events} of {REPEATS} draws")
+print(
+    f"{REPEATS} test sets of {N_TEST} rows drawn without replacement from the "
+    f"{POPULATION:,} Benefits Denial "
+    f"test rows;\nshare of nominal 95% intervals that cover the population value "
+    f"(+/-{margin:.3f} is two simulation standard errors at 0.95)\n"
+)
+show(
+    pd.DataFrame(
+        {
+            "population value": [
+                truth["selection_rate"],
+                truth["tpr"],
+                young_fpr,
+                young_fpr,
+                young_fpr,
+            ],
+            "coverage": [hits[k] / REPEATS for k in hits],
+        },
+        index=[
+            "women - men parity gap (bootstrap)",
+            "women - men TPR gap (bootstrap)",
+            "under-25 FPR, percentile bootstrap",
+            "under-25 FPR, exact",
+            "under-25 FPR, Wilson",
+        ],
+    ),
+    float_format=lambda v: f"{v:.3f}",
+)
+print(
+    f"\nunder-25 FPR: on average {young_rows / REPEATS:.0f} people under 25 per test "
+    "set; "
+    f"no false positive among them in {zero_events} of {REPEATS} draws"
+)

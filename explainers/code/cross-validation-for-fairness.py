@@ -19,8 +19,18 @@ groups = {"under_30": under_30}
 cells = group_label_cells(y, sensitive_features=groups)  # "under_30=1, y=0" and so on
 
 counts = cells.value_counts().sort_index()
-print(f"{data.name}: {len(y):,} applicants, {X.shape[1]} feature columns (strategy {data.strategy})")
-show(pd.DataFrame({"rows": counts, f"per test fold (rows / {N_SPLITS})": (counts / N_SPLITS).round(1)}))
+print(
+    f"{data.name}: {len(y):,} applicants, {X.shape[1]} feature columns (strategy "
+    f"{data.strategy})"
+)
+show(
+    pd.DataFrame(
+        {
+            "rows": counts,
+            f"per test fold (rows / {N_SPLITS})": (counts / N_SPLITS).round(1),
+        }
+    )
+)
 
 # %%
 from faircode.metrics import gaps_to_reference
@@ -29,9 +39,16 @@ GAPS = ["selection_rate", "tpr"]
 
 
 def gaps_on(pred, rows):
-    """Under-30 rate minus 30-and-over rate on the given rows, for each metric in GAPS."""
-    table = gaps_to_reference(y[rows], pred[rows], sensitive_features={"under_30": under_30[rows]},
-                              reference=0, metrics=GAPS, min_count=0)
+    """Under-30 rate minus 30-and-over rate on the given rows, for each metric in "
+    "GAPS."""
+    table = gaps_to_reference(
+        y[rows],
+        pred[rows],
+        sensitive_features={"under_30": under_30[rows]},
+        reference=0,
+        metrics=GAPS,
+        min_count=0,
+    )
     return table["difference"].to_numpy()
 
 # %%
@@ -42,22 +59,35 @@ from sklearn.model_selection import KFold
 from faircode.models import build_model
 from faircode.splits import group_label_folds
 
-stratified = group_label_folds(y, sensitive_features=groups, n_splits=N_SPLITS, n_repeats=REPEATS,
-                               random_state=data.random_state)
+stratified = group_label_folds(
+    y,
+    sensitive_features=groups,
+    n_splits=N_SPLITS,
+    n_repeats=REPEATS,
+    random_state=data.random_state,
+)
 schemes = {
-    "plain k-fold": [list(KFold(N_SPLITS, shuffle=True, random_state=r).split(X)) for r in range(REPEATS)],
-    "stratified by group x label": [stratified[r * N_SPLITS:(r + 1) * N_SPLITS] for r in range(REPEATS)],
+    "plain k-fold": [
+        list(KFold(N_SPLITS, shuffle=True, random_state=r).split(X))
+        for r in range(REPEATS)
+    ],
+    "stratified by group x label": [
+        stratified[r * N_SPLITS : (r + 1) * N_SPLITS] for r in range(REPEATS)
+    ],
 }
 cell_code = cells.cat.codes.to_numpy()
 
 
 def fit_on(rows):
     """The audit's seeded logistic regression, fitted on the given rows."""
-    return build_model("logistic_regression", data.random_state).fit(X.iloc[rows], y[rows])
+    return build_model("logistic_regression", data.random_state).fit(
+        X.iloc[rows], y[rows]
+    )
 
 
 def cross_validate(repeats):
-    """Out-of-fold predictions, pooled gaps and per-fold gaps for each repeat, and each test fold's
+    """Out-of-fold predictions, pooled gaps and per-fold gaps for each repeat, and each
+    test fold's
     smallest group-by-label cell."""
     predictions, pooled, per_fold, smallest = [], [], [], []
     for folds in repeats:
@@ -65,19 +95,32 @@ def cross_validate(repeats):
         for fit_rows, test_rows in folds:
             out_of_fold[test_rows] = fit_on(fit_rows).predict(X.iloc[test_rows])
             per_fold.append(gaps_on(out_of_fold, test_rows))
-            smallest.append(np.bincount(cell_code[test_rows], minlength=len(counts)).min())
+            smallest.append(
+                np.bincount(cell_code[test_rows], minlength=len(counts)).min()
+            )
         predictions.append(out_of_fold)
         pooled.append(gaps_on(out_of_fold, np.arange(len(y))))
-    return {"predictions": predictions, "pooled": np.array(pooled), "per_fold": np.array(per_fold),
-            "smallest": np.array(smallest)}
+    return {
+        "predictions": predictions,
+        "pooled": np.array(pooled),
+        "per_fold": np.array(per_fold),
+        "smallest": np.array(smallest),
+    }
 
 
 results = {name: cross_validate(repeats) for name, repeats in schemes.items()}
 
 test = data.idx_test
 single_pred = fit_on(data.idx_train).predict(X.iloc[test])
-single = gaps_to_reference(y[test], single_pred, sensitive_features={"under_30": under_30[test]},
-                           reference=0, metrics=GAPS, n_boot=2000, random_state=data.random_state)
+single = gaps_to_reference(
+    y[test],
+    single_pred,
+    sensitive_features={"under_30": under_30[test]},
+    reference=0,
+    metrics=GAPS,
+    n_boot=2000,
+    random_state=data.random_state,
+)
 
 for j, metric in enumerate(GAPS):
     print(f"{metric} gap, under 30 minus 30 and over")
@@ -85,20 +128,36 @@ for j, metric in enumerate(GAPS):
     for name, r in results.items():
         pooled, folds = r["pooled"][:, j], r["per_fold"][:, j]
         rows[name] = {
-            ("pooled gap", "mean"): pooled.mean(), ("pooled gap", "sd"): pooled.std(ddof=1),
-            ("pooled gap", "min"): pooled.min(), ("pooled gap", "max"): pooled.max(),
-            ("per-fold gaps", "sd"): folds.std(ddof=1), ("per-fold gaps", "min"): folds.min(),
+            ("pooled gap", "mean"): pooled.mean(),
+            ("pooled gap", "sd"): pooled.std(ddof=1),
+            ("pooled gap", "min"): pooled.min(),
+            ("pooled gap", "max"): pooled.max(),
+            ("per-fold gaps", "sd"): folds.std(ddof=1),
+            ("per-fold gaps", "min"): folds.min(),
             ("per-fold gaps", "max"): folds.max(),
         }
-    show(pd.DataFrame(rows).T, float_format=lambda v: f"{v:.3f}")  # Python's rounding, as on every page
+    show(
+        pd.DataFrame(rows).T, float_format=lambda v: f"{v:.3f}"
+    )  # Python's rounding, as on every page
     s = single.iloc[j]
-    print(f"single benchmark split ({len(test)} test rows): {s['difference']:+.3f} "
-          f"[{s['difference_lower']:+.3f}, {s['difference_upper']:+.3f}]\n")
+    print(
+        f"single benchmark split ({len(test)} test rows): {s['difference']:+.3f} "
+        f"[{s['difference_lower']:+.3f}, {s['difference_upper']:+.3f}]\n"
+    )
 
-print(f"smallest group-by-label cell in a test fold ({REPEATS} x {N_SPLITS} folds per scheme)")
+print(
+    f"smallest group-by-label cell in a test fold ({REPEATS} x {N_SPLITS} folds per "
+    "scheme)"
+)
 for name, r in results.items():
-    print(f"  {name:28s} smallest {r['smallest'].min()}, median {np.median(r['smallest']):.0f}")
-print(f"  {'single benchmark split':28s} {np.bincount(cell_code[test], minlength=len(counts)).min()}")
+    print(
+        f"  {name:28s} smallest {r['smallest'].min()}, median "
+        f"{np.median(r['smallest']):.0f}"
+    )
+print(
+    f"  {'single benchmark split':28s} "
+    f"{np.bincount(cell_code[test], minlength=len(counts)).min()}"
+)
 
 # %%
 import numpy as np
@@ -106,12 +165,22 @@ import numpy as np
 stratified_results = results["stratified by group x label"]
 median_repeat = int(np.argsort(stratified_results["pooled"][:, 0])[REPEATS // 2])
 chosen = stratified_results["predictions"][median_repeat]
-pooled_ci = gaps_to_reference(y, chosen, sensitive_features=groups, reference=0, metrics=GAPS, n_boot=2000,
-                              random_state=data.random_state)
+pooled_ci = gaps_to_reference(
+    y,
+    chosen,
+    sensitive_features=groups,
+    reference=0,
+    metrics=GAPS,
+    n_boot=2000,
+    random_state=data.random_state,
+)
 print(f"stratified repeat {median_repeat + 1} of {REPEATS}")
 for metric, row in zip(GAPS, pooled_ci.itertuples()):
-    print(f"{metric:15s} pooled gap {row.difference:+.3f}, 95% bootstrap interval "
-          f"[{row.difference_lower:+.3f}, {row.difference_upper:+.3f}] over {len(y):,} applicants")
+    print(
+        f"{metric:15s} pooled gap {row.difference:+.3f}, 95% bootstrap interval "
+        f"[{row.difference_lower:+.3f}, {row.difference_upper:+.3f}] over {len(y):,} "
+        "applicants"
+    )
 
 # %%
 import matplotlib.pyplot as plt
@@ -123,20 +192,42 @@ names = list(results)
 for j, (metric, ax) in enumerate(zip(GAPS, axes)):
     ticks, labels = [], []
     for k, name in enumerate(names):
-        for level, (kind, colour) in enumerate((("per_fold", "#bbbbbb"), ("pooled", "#4477aa"))):
+        for level, (kind, colour) in enumerate(
+            (("per_fold", "#bbbbbb"), ("pooled", "#4477aa"))
+        ):
             values = results[name][kind][:, j]
             position = 2 * k + level
-            ax.scatter(values, position + jitter.uniform(-0.15, 0.15, len(values)), s=12, color=colour)
+            ax.scatter(
+                values,
+                position + jitter.uniform(-0.15, 0.15, len(values)),
+                s=12,
+                color=colour,
+            )
             ticks.append(position)
-            labels.append(f"{name}\n{'each fold' if kind == 'per_fold' else 'pooled'} ({len(values)})")
-    ax.axvline(single.iloc[j]["difference"], color="#ee6677", ls="--", label="single benchmark split")
+            labels.append(
+                f"{name}\n{'each fold' if kind == 'per_fold' else 'pooled'} "
+                f"({len(values)})"
+            )
+    ax.axvline(
+        single.iloc[j]["difference"],
+        color="#ee6677",
+        ls="--",
+        label="single benchmark split",
+    )
     ax.axvline(0, color="black", lw=0.6)
     ax.set_yticks(ticks, labels)
     ax.set_title(f"{metric.replace('_', ' ')} gap")
     ax.set_xlabel("under 30 minus\n30 and over")
 axes[0].invert_yaxis()  # plain k-fold on top
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center")
-fig.suptitle("German Credit Lending: gaps from single folds,\npooled folds and the benchmark split")
-fig.set_label("Strip plots of selection-rate and true-positive-rate gaps between applicants under 30 and "
-              "the rest: per-fold gaps spread widely, pooled gaps cluster tightly, for plain and stratified "
-              "5-fold cross-validation, with the single benchmark split's gap marked")
+fig.suptitle(
+    "German Credit Lending: gaps from single folds,\npooled folds and the benchmark "
+    "split"
+)
+fig.set_label(
+    "Strip plots of selection-rate and true-positive-rate gaps between applicants "
+    "under 30 and "
+    "the rest: per-fold gaps spread widely, pooled gaps cluster tightly, for plain and "
+    "stratified "
+    "5-fold cross-validation, with the single benchmark split's gap marked"
+)

@@ -13,29 +13,65 @@ from faircode.display import show
 
 THRESHOLD = 0.5  # a person is selected when the model's score is at least this
 # Audit -> (attribute, label of the audit's group, label of everyone else).
-SETUPS = {"Benefits Denial": ("sex", "women", "men"), "German Credit Lending": ("age", "under 30", "30 and over")}
+SETUPS = {
+    "Benefits Denial": ("sex", "women", "men"),
+    "German Credit Lending": ("age", "under 30", "30 and over"),
+}
 runs = {}
 rate_tables, gap_rows = [], []
 for audit, (attr, group, reference) in SETUPS.items():
-    data = load_audit(audit)  # strategy S2: core features, no protected column, no proxy
+    data = load_audit(
+        audit
+    )  # strategy S2: core features, no protected column, no proxy
     train, test = data.idx_train, data.idx_test
     y = data.y.to_numpy()
-    model = build_model("logistic_regression", data.random_state).fit(data.X.iloc[train], y[train])
+    model = build_model("logistic_regression", data.random_state).fit(
+        data.X.iloc[train], y[train]
+    )
     pred = (model.predict_proba(data.X.iloc[test])[:, 1] >= THRESHOLD).astype(int)
     member = np.where(data.masks[attr].to_numpy()[test] == 1, group, reference)
-    runs[audit] = {"raw": data.raw.iloc[test], "y": y[test], "pred": pred, "member": member}
+    runs[audit] = {
+        "raw": data.raw.iloc[test],
+        "y": y[test],
+        "pred": pred,
+        "member": member,
+    }
     rates = {}
     for source, decided in (("labels", y[test]), ("model", pred)):
-        # The selection rate of the labels is the base rate; the same seed gives the same resamples for both.
-        args = dict(sensitive_features={attr: member}, metrics=["selection_rate"], n_boot=1000, random_state=0)
-        rates[source] = format_rates(group_rates(y[test], decided, **args))["selection_rate"]
-        gaps = gaps_to_reference(y[test], decided, reference=reference, **args).droplevel("metric")
+        # The selection rate of the labels is the base rate; the same seed
+        # gives the same resamples for both.
+        args = dict(
+            sensitive_features={attr: member},
+            metrics=["selection_rate"],
+            n_boot=1000,
+            random_state=0,
+        )
+        rates[source] = format_rates(group_rates(y[test], decided, **args))[
+            "selection_rate"
+        ]
+        gaps = gaps_to_reference(
+            y[test], decided, reference=reference, **args
+        ).droplevel("metric")
         shown = format_gaps(gaps).iloc[0]
-        gap_rows.append({"audit": audit, "selected by": source, "difference": shown["difference"],
-                         "ratio": shown["ratio"], "four-fifths": "met" if gaps["ratio"].iloc[0] >= 0.8 else "not met"})
-    table = pd.DataFrame({"n": pd.Series(member).value_counts(), "labels positive": rates["labels"],
-                          "model selects": rates["model"]})
-    table.index = pd.MultiIndex.from_product([[audit], table.index], names=["audit", "group"])
+        gap_rows.append(
+            {
+                "audit": audit,
+                "selected by": source,
+                "difference": shown["difference"],
+                "ratio": shown["ratio"],
+                "four-fifths": "met" if gaps["ratio"].iloc[0] >= 0.8 else "not met",
+            }
+        )
+    table = pd.DataFrame(
+        {
+            "n": pd.Series(member).value_counts(),
+            "labels positive": rates["labels"],
+            "model selects": rates["model"],
+        }
+    )
+    table.index = pd.MultiIndex.from_product(
+        [[audit], table.index], names=["audit", "group"]
+    )
     rate_tables.append(table)
 show(pd.concat(rate_tables))
 print()
@@ -47,33 +83,68 @@ import pandas as pd
 from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
 
 STRATA = {
-    "Benefits Denial": ("hours", "hours.per.week", [0, 34, 40, 49, 99], ["under 35", "35 to 40", "41 to 49", "50 or more"]),
-    "German Credit Lending": ("duration", "duration_months", [0, 12, 24, 99], ["up to 12", "13 to 24", "25 or more"]),
+    "Benefits Denial": (
+        "hours",
+        "hours.per.week",
+        [0, 34, 40, 49, 99],
+        ["under 35", "35 to 40", "41 to 49", "50 or more"],
+    ),
+    "German Credit Lending": (
+        "duration",
+        "duration_months",
+        [0, 12, 24, 99],
+        ["up to 12", "13 to 24", "25 or more"],
+    ),
 }
 cell_tables, stratum_rows = [], []
 for audit, (name, column, edges, labels) in STRATA.items():
     run = runs[audit]
     attr, group, reference = SETUPS[audit]
-    run["stratum"] = pd.cut(run["raw"][column], edges, labels=labels).array  # a Categorical: bands in order
-    cells = group_rates(run["y"], run["pred"], sensitive_features={name: run["stratum"], attr: run["member"]},
-                        metrics=["base_rate", "selection_rate"], n_boot=1000, random_state=0)
+    run["stratum"] = pd.cut(
+        run["raw"][column], edges, labels=labels
+    ).array  # a Categorical: bands in order
+    cells = group_rates(
+        run["y"],
+        run["pred"],
+        sensitive_features={name: run["stratum"], attr: run["member"]},
+        metrics=["base_rate", "selection_rate"],
+        n_boot=1000,
+        random_state=0,
+    )
     run["cells"] = cells
-    shown = format_rates(cells).rename(columns={"base_rate": "labels positive",
-                                                "selection_rate": "model selects"})
-    shown.index = pd.MultiIndex.from_tuples([(audit, f"{name} {s}", g) for s, g in shown.index],
-                                            names=["audit", "stratum", "group"])
+    shown = format_rates(cells).rename(
+        columns={"base_rate": "labels positive", "selection_rate": "model selects"}
+    )
+    shown.index = pd.MultiIndex.from_tuples(
+        [(audit, f"{name} {s}", g) for s, g in shown.index],
+        names=["audit", "stratum", "group"],
+    )
     cell_tables.append(shown[["n", "labels positive", "model selects"]])
     for label in labels:
         rows = run["stratum"] == label
-        row = {"audit": audit, "stratum": f"{name} {label}", "share of rows": rows.mean()}
+        row = {
+            "audit": audit,
+            "stratum": f"{name} {label}",
+            "share of rows": rows.mean(),
+        }
         for source, decided in (("labels", run["y"]), ("model", run["pred"])):
-            gaps = gaps_to_reference(run["y"][rows], decided[rows], sensitive_features={attr: run["member"][rows]},
-                                     reference=reference, metrics=["selection_rate"], n_boot=1000, random_state=0)
+            gaps = gaps_to_reference(
+                run["y"][rows],
+                decided[rows],
+                sensitive_features={attr: run["member"][rows]},
+                reference=reference,
+                metrics=["selection_rate"],
+                n_boot=1000,
+                random_state=0,
+            )
             row[f"{source} gap"] = format_gaps(gaps)["difference"].iloc[0]
         stratum_rows.append(row)
 show(pd.concat(cell_tables))
 print()
-show(pd.DataFrame(stratum_rows).set_index(["audit", "stratum"]), float_format=lambda v: f"{v:.2f}")
+show(
+    pd.DataFrame(stratum_rows).set_index(["audit", "stratum"]),
+    float_format=lambda v: f"{v:.2f}",
+)
 
 # %%
 import pandas as pd
@@ -81,19 +152,37 @@ from faircode.metrics import conditional_gaps
 
 
 def shown(row, name):
-    return f"{row[name]:+.3f} [{row[name + '_lower']:+.3f}, {row[name + '_upper']:+.3f}]"
+    return (
+        f"{row[name]:+.3f} [{row[name + '_lower']:+.3f}, {row[name + '_upper']:+.3f}]"
+    )
 
 
 rows = []
 for audit, run in runs.items():
     attr, group, reference = SETUPS[audit]
     for source, decided in (("labels", run["y"]), ("model", run["pred"])):
-        # Within-stratum gaps weighted by each stratum's share of rows, pooled gap beside, same 1,000 resamples.
-        gap = conditional_gaps(run["y"], decided, sensitive_features={attr: run["member"]}, strata=run["stratum"],
-                               reference=reference, n_boot=1000, random_state=0).iloc[0]
-        rows.append({"audit": audit, "selected by": source, "strata": STRATA[audit][0],
-                     "pooled gap": shown(gap, "pooled"), "conditional gap": shown(gap, "conditional"),
-                     "strata used": gap["strata_used"], "small strata": gap["strata_too_small"]})
+        # Within-stratum gaps weighted by each stratum's share of rows, pooled
+        # gap beside, same 1,000 resamples.
+        gap = conditional_gaps(
+            run["y"],
+            decided,
+            sensitive_features={attr: run["member"]},
+            strata=run["stratum"],
+            reference=reference,
+            n_boot=1000,
+            random_state=0,
+        ).iloc[0]
+        rows.append(
+            {
+                "audit": audit,
+                "selected by": source,
+                "strata": STRATA[audit][0],
+                "pooled gap": shown(gap, "pooled"),
+                "conditional gap": shown(gap, "conditional"),
+                "strata used": gap["strata_used"],
+                "small strata": gap["strata_too_small"],
+            }
+        )
 show(pd.DataFrame(rows).set_index(["audit", "selected by"]))
 
 # %%
@@ -104,20 +193,42 @@ attr, group, reference = SETUPS["Benefits Denial"]
 cells = runs["Benefits Denial"]["cells"]
 bands = STRATA["Benefits Denial"][3]
 fig, ax = plt.subplots(figsize=(7.2, 4.2))
-for shift, (who, colour) in zip((-0.1, 0.1), ((reference, "tab:blue"), (group, "tab:orange"))):
+for shift, (who, colour) in zip(
+    (-0.1, 0.1), ((reference, "tab:blue"), (group, "tab:orange"))
+):
     model = cells.xs((who, "selection_rate"), level=(attr, "metric")).loc[bands]
     labels = cells.xs((who, "base_rate"), level=(attr, "metric")).loc[bands]
     x = np.arange(len(bands)) + shift
-    ax.errorbar(x, model["rate"], yerr=[model["rate"] - model["lower"], model["upper"] - model["rate"]],
-                fmt="o", color=colour, capsize=3, label=f"{who}: model selects (95% interval)")
-    ax.plot(x, labels["rate"], "_", color=colour, markersize=14, mew=2, label=f"{who}: labels positive")
+    ax.errorbar(
+        x,
+        model["rate"],
+        yerr=[model["rate"] - model["lower"], model["upper"] - model["rate"]],
+        fmt="o",
+        color=colour,
+        capsize=3,
+        label=f"{who}: model selects (95% interval)",
+    )
+    ax.plot(
+        x,
+        labels["rate"],
+        "_",
+        color=colour,
+        markersize=14,
+        mew=2,
+        label=f"{who}: labels positive",
+    )
 ax.set_xticks(np.arange(len(bands)), [f"{b} hours" for b in bands])
 ax.set_ylabel("share of the stratum")
 ax.set_title("Benefits Denial, logistic regression, test rows, by weekly hours")
 ax.legend(loc="upper left")
-fig.set_label("Selection rate of the logistic regression for men and women in four bands of weekly working hours, "
-              "with 95% bootstrap intervals, and the share of each group whose label is positive marked by "
-              "horizontal ticks; both rates rise with hours and women's are below men's in every band.")
+fig.set_label(
+    "Selection rate of the logistic regression for men and women in four bands of "
+    "weekly working hours, "
+    "with 95% bootstrap intervals, and the share of each group whose label is positive "
+    "marked by "
+    "horizontal ticks; both rates rise with hours and women's are below men's in every "
+    "band."
+)
 
 # %%
 import numpy as np
@@ -128,18 +239,35 @@ run = runs["Benefits Denial"]
 attr, group, reference = SETUPS["Benefits Denial"]
 women = run["member"] == group
 coin = np.random.default_rng(0).random(len(women)) < run["pred"][~women].mean()
-variants = {"logistic regression": run["pred"], "coin flips for women": np.where(women, coin, run["pred"]).astype(int)}
+variants = {
+    "logistic regression": run["pred"],
+    "coin flips for women": np.where(women, coin, run["pred"]).astype(int),
+}
 METRICS = ["selection_rate", "tpr", "fpr", "accuracy"]
 tables, gap_rows = [], []
 for name, decided in variants.items():
     args = dict(sensitive_features={attr: run["member"]}, n_boot=1000, random_state=0)
-    shown = format_rates(group_rates(run["y"], decided, metrics=METRICS, **args))[["n"] + METRICS]
-    shown.index = pd.MultiIndex.from_product([[name], shown.index], names=["decisions", "group"])
+    shown = format_rates(group_rates(run["y"], decided, metrics=METRICS, **args))[
+        ["n"] + METRICS
+    ]
+    shown.index = pd.MultiIndex.from_product(
+        [[name], shown.index], names=["decisions", "group"]
+    )
     tables.append(shown)
-    gaps = format_gaps(gaps_to_reference(run["y"], decided, reference=reference, metrics=METRICS, **args))
+    gaps = format_gaps(
+        gaps_to_reference(
+            run["y"], decided, reference=reference, metrics=METRICS, **args
+        )
+    )
     gap_rows.append(gaps["difference"].droplevel(attr).rename(name))
-table = pd.concat(tables).rename(columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"})
+table = pd.concat(tables).rename(
+    columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"}
+)
 show(table)
 print()
 print("gaps, women minus men:")
-show(pd.DataFrame(gap_rows).rename(columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"}))
+show(
+    pd.DataFrame(gap_rows).rename(
+        columns={"selection_rate": "selection rate", "tpr": "TPR", "fpr": "FPR"}
+    )
+)

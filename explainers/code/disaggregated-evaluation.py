@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 from faircode import build_model, load_audit
 
-data = load_audit("Benefits Denial", strategy="S2")  # S2: core columns only, no protected attribute or proxy
+data = load_audit(
+    "Benefits Denial", strategy="S2"
+)  # S2: core columns only, no protected attribute or proxy
 train, test = data.idx_train, data.idx_test
 X_train, y_train = data.X.iloc[train], data.y.iloc[train]
 X_test, y_test = data.X.iloc[test], data.y.iloc[test].to_numpy()
@@ -16,7 +18,10 @@ X_test, y_test = data.X.iloc[test], data.y.iloc[test].to_numpy()
 fitted = {}
 for name in ("logistic_regression", "gradient_boosting"):
     fitted[name] = build_model(name, data.random_state).fit(X_train, y_train)
-    print(f"{name:<20}  test accuracy {fitted[name].score(X_test, y_test):.3f}  ({len(test):,} test rows)")
+    print(
+        f"{name:<20}  test accuracy {fitted[name].score(X_test, y_test):.3f}  "
+        f"({len(test):,} test rows)"
+    )
 
 MODEL = "gradient_boosting"  # the model under evaluation; the page says why
 y_pred = fitted[MODEL].predict(X_test)  # the default decision threshold, 0.5
@@ -25,43 +30,82 @@ y_pred = fitted[MODEL].predict(X_test)  # the default decision threshold, 0.5
 import numpy as np
 import pandas as pd
 
-# Every choice that shapes what the evaluation can show, fixed before any group's rate is computed.
+# Every choice that shapes what the evaluation can show, fixed before any group's rate
+# is computed.
 raw = data.raw.iloc[test]
 youngest, oldest = int(data.raw["age"].min()), int(data.raw["age"].max())
-age_band = pd.cut(raw["age"], [youngest, 25, 45, 65, oldest + 1], right=False,
-                  labels=[f"{youngest}-24", "25-44", "45-64", f"65-{oldest}"]).astype(str)
-GROUPS = {  # name -> the sensitive features whose cells are reported (two features: every combination)
+age_band = pd.cut(
+    raw["age"],
+    [youngest, 25, 45, 65, oldest + 1],
+    right=False,
+    labels=[f"{youngest}-24", "25-44", "45-64", f"65-{oldest}"],
+).astype(str)
+# name -> the sensitive features whose cells are reported (two features: every
+# combination)
+GROUPS = {
     "sex": {"sex": raw["sex"].to_numpy()},
     "race": {"race": raw["race"].to_numpy()},
     "age band": {"age band": age_band.to_numpy()},
     "race x sex": {"race": raw["race"].to_numpy(), "sex": raw["sex"].to_numpy()},
 }
-REFERENCE = {"sex": "Male", "race": "White", "age band": "25-44", "race x sex": ("White", "Male")}
-METRICS = ("base_rate", "selection_rate", "accuracy", "fpr", "fnr")  # rates shown, base rate as context
-GAP_METRICS = ("selection_rate", "accuracy", "fpr", "fnr")  # rates compared between groups
+REFERENCE = {
+    "sex": "Male",
+    "race": "White",
+    "age band": "25-44",
+    "race x sex": ("White", "Male"),
+}
+METRICS = (
+    "base_rate",
+    "selection_rate",
+    "accuracy",
+    "fpr",
+    "fnr",
+)  # rates shown, base rate as context
+GAP_METRICS = (
+    "selection_rate",
+    "accuracy",
+    "fpr",
+    "fnr",
+)  # rates compared between groups
 MIN_COUNT = 30  # rows in a rate's denominator below which the cell is not estimated
-MIN_EVENTS = 5  # rows on either side of a rate (e.g. errors and non-errors) below which its interval is exact
+# rows on either side of a rate (e.g. errors and non-errors) below which its interval
+# is exact
+MIN_EVENTS = 5
 N_BOOT = 1000
 CONFIDENCE = 0.95
 SEED = data.random_state
-STATUS = "exploratory"  # no hypothesis, margin or per-cell sample size was fixed before the data were drawn
+# no hypothesis, margin or per-cell sample size was fixed before the data were drawn
+STATUS = "exploratory"
 
-widest = 1.96 * np.sqrt(0.5 * 0.5 / MIN_COUNT)  # half-width of a 95% interval for a rate of 0.5 at the minimum
+widest = 1.96 * np.sqrt(
+    0.5 * 0.5 / MIN_COUNT
+)  # half-width of a 95% interval for a rate of 0.5 at the minimum
 record = {
-    "question": "do the S2 model's errors differ by sex, race, age band and race x sex?",
+    "question": "do the S2 model's errors differ by sex, race, age band and "
+    "race x sex?",
     "status": STATUS,
-    "evaluation data": f"Benefits Denial test rows ({len(test):,}), benchmark split seed {data.random_state}",
+    "evaluation data": f"Benefits Denial test rows ({len(test):,}), benchmark split "
+    f"seed {data.random_state}",
     "model": f"{MODEL}, strategy {data.strategy} features, threshold 0.5",
-    "groups": "; ".join(f"{name} ({int(np.prod([len(set(v)) for v in f.values()]))} cells)"
-                        for name, f in GROUPS.items()),
-    "reference groups": "; ".join(f"{name}: {' '.join(np.atleast_1d(ref))}" for name, ref in REFERENCE.items()),
-    "metrics (denominator)": "selection rate, accuracy (everyone); FPR (negatives); FNR (positives)",
+    "groups": "; ".join(
+        f"{name} ({int(np.prod([len(set(v)) for v in f.values()]))} cells)"
+        for name, f in GROUPS.items()
+    ),
+    "reference groups": "; ".join(
+        f"{name}: {' '.join(np.atleast_1d(ref))}" for name, ref in REFERENCE.items()
+    ),
+    "metrics (denominator)": (
+        "selection rate, accuracy (everyone); FPR (negatives); FNR (positives)"
+    ),
     "context column": "base rate (everyone): share truly above $50K",
-    "minimum cell size": f"{MIN_COUNT} rows in the denominator (a 95% interval at rate 0.5 is about "
-                         f"+/-{widest:.2f} there)",
-    "intervals": f"{CONFIDENCE:.0%} percentile bootstrap, {N_BOOT:,} resamples of all test rows, seed {SEED}",
-    "few events": f"under {MIN_EVENTS} rows on either side of a rate (e.g. errors, non-errors): exact "
-                  "binomial interval; no interval on its gaps",
+    "minimum cell size": f"{MIN_COUNT} rows in the denominator (a 95% interval at rate "
+    "0.5 is about "
+    f"+/-{widest:.2f} there)",
+    "intervals": f"{CONFIDENCE:.0%} percentile bootstrap, {N_BOOT:,} resamples "
+    f"of all test rows, seed {SEED}",
+    "few events": f"under {MIN_EVENTS} rows on either side of a rate (e.g. "
+    "errors, non-errors): exact "
+    "binomial interval; no interval on its gaps",
     "other factors": "left as they occur (occupation, hours, education not held fixed)",
 }
 width = max(map(len, record))
@@ -72,15 +116,26 @@ for key, value in record.items():
 from faircode.metrics import disaggregate, format_rates
 from faircode.display import show
 
-# One call per set of groups: rates, gaps to the reference and their intervals, all from the same resamples.
+# One call per set of groups: rates, gaps to the reference and their intervals, all
+# from the same resamples.
 results = {}
 for name, features in GROUPS.items():
     results[name] = disaggregate(
-        y_test, y_pred, sensitive_features=features, reference=REFERENCE[name],
-        metrics=GAP_METRICS if name == "race x sex" else METRICS,  # no base rate there: the table is wide enough
-        gap_metrics=GAP_METRICS, min_count=MIN_COUNT, min_events=MIN_EVENTS, n_boot=N_BOOT,
-        confidence=CONFIDENCE, random_state=SEED,
-        # The overall row once, in the first table: each set of groups draws its own resamples, so its interval
+        y_test,
+        y_pred,
+        sensitive_features=features,
+        reference=REFERENCE[name],
+        metrics=GAP_METRICS
+        if name == "race x sex"
+        else METRICS,  # no base rate there: the table is wide enough
+        gap_metrics=GAP_METRICS,
+        min_count=MIN_COUNT,
+        min_events=MIN_EVENTS,
+        n_boot=N_BOOT,
+        confidence=CONFIDENCE,
+        random_state=SEED,
+        # The overall row once, in the first table: each set of groups draws
+        # its own resamples, so its interval
         # would differ in the last digit from table to table.
         overall=name == "sex",
     )
@@ -109,12 +164,17 @@ cell_gaps = results["race x sex"].gaps
 print(f"reference: {' '.join(REFERENCE['race x sex'])}")
 show(format_gaps(cell_gaps))
 
-# How many difference intervals exclude 0, per metric, against how many would by chance if no gap were real.
+# How many difference intervals exclude 0, per metric, against how many would by
+# chance if no gap were real.
 estimable = cell_gaps[~cell_gaps["too_small"] & ~cell_gaps["few_events"]]
 excludes_0 = (estimable["difference_lower"] > 0) | (estimable["difference_upper"] < 0)
-tally = excludes_0.groupby(level="metric", sort=False).agg(estimable="size", excluding_0="sum")
+tally = excludes_0.groupby(level="metric", sort=False).agg(
+    estimable="size", excluding_0="sum"
+)
 tally = tally.reindex(list(GAP_METRICS))
-tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).map("{:.2f}".format)
+tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).map(
+    "{:.2f}".format
+)
 print()
 show(tally)
 
@@ -124,74 +184,154 @@ import matplotlib.pyplot as plt
 fig, axes = plt.subplots(2, 1, figsize=(7.2, 9.5))
 labels = [f"{race} {sex}" for race, sex in cells.xs("fpr", level="metric").index]
 positions = np.arange(len(labels))
-for ax, metric, title in zip(axes, ("fpr", "fnr"), ("false positive rate", "false negative rate")):
+for ax, metric, title in zip(
+    axes, ("fpr", "fnr"), ("false positive rate", "false negative rate")
+):
     part = cells.xs(metric, level="metric")
     ok = ~part["too_small"].to_numpy()
-    few = ok & part["few_events"].to_numpy()  # exact interval: drawn with an open marker
+    few = (
+        ok & part["few_events"].to_numpy()
+    )  # exact interval: drawn with an open marker
     rate, low, high = (part[c].to_numpy() for c in ("rate", "lower", "upper"))
-    for drawn, face, name in ((ok & ~few, "#4477aa", "bootstrap interval"),
-                             (few, "white", f"exact interval (under {MIN_EVENTS} errors or non-errors)")):
+    for drawn, face, name in (
+        (ok & ~few, "#4477aa", "bootstrap interval"),
+        (few, "white", f"exact interval (under {MIN_EVENTS} errors or non-errors)"),
+    ):
         if drawn.any():
-            ax.errorbar(rate[drawn], positions[drawn], xerr=[rate[drawn] - low[drawn], high[drawn] - rate[drawn]],
-                        fmt="o", color="#4477aa", markerfacecolor=face, capsize=3, label=name)
+            ax.errorbar(
+                rate[drawn],
+                positions[drawn],
+                xerr=[rate[drawn] - low[drawn], high[drawn] - rate[drawn]],
+                fmt="o",
+                color="#4477aa",
+                markerfacecolor=face,
+                capsize=3,
+                label=name,
+            )
     reference = part.loc[REFERENCE["race x sex"], "rate"]
     ax.axvline(reference, color="#888888", linestyle="--", linewidth=1)
-    for y, (count, denominator) in zip(positions[~ok], part.loc[~ok, ["count", "denominator"]].to_numpy()):
-        ax.annotate(f"too small ({denominator}={count})", (0.01, y), xycoords=("axes fraction", "data"),
-                    va="center", color="#cc3311",
-                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
-    ax.set_xlim((-0.02, 1) if metric == "fnr" else (-0.003, 0.16))  # room for a marker at 0
+    for y, (count, denominator) in zip(
+        positions[~ok], part.loc[~ok, ["count", "denominator"]].to_numpy()
+    ):
+        ax.annotate(
+            f"too small ({denominator}={count})",
+            (0.01, y),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            color="#cc3311",
+            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
+        )
+    ax.set_xlim(
+        (-0.02, 1) if metric == "fnr" else (-0.003, 0.16)
+    )  # room for a marker at 0
     ax.set_ylim(len(labels) - 0.5, -0.5)  # first cell at the top, no row clipped
     ax.set_title(f"{title} ({CONFIDENCE:.0%} interval)")
     ax.grid(axis="x", alpha=0.3)
     ax.set_yticks(positions, labels)
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center")
-fig.set_label("False positive and false negative rates of the gradient boosting model for each race by sex cell "
-              "of the Benefits Denial test rows, with 95% intervals: bootstrap intervals as filled dots, exact "
-              "binomial intervals as open dots where a rate rests on fewer than 5 errors or non-errors; cells "
-              "with fewer than 30 rows in the denominator are marked too small instead of plotted; a dashed line "
-              "marks White men.")
+fig.set_label(
+    "False positive and false negative rates of the gradient boosting model for each "
+    "race by sex cell "
+    "of the Benefits Denial test rows, with 95% intervals: bootstrap intervals as "
+    "filled dots, exact "
+    "binomial intervals as open dots where a rate rests on fewer than 5 errors or "
+    "non-errors; cells "
+    "with fewer than 30 rows in the denominator are marked too small instead of "
+    "plotted; a dashed line "
+    "marks White men."
+)
 
 # %%
 from faircode.metrics import group_rates
 
-# The same resamples (same seed) with the few-events fallback switched off: plain percentile bootstrap everywhere.
-plain = group_rates(y_test, y_pred, sensitive_features=GROUPS["race x sex"], metrics=GAP_METRICS,
-                    min_count=MIN_COUNT, min_events=0, n_boot=N_BOOT, confidence=CONFIDENCE, random_state=SEED)
+# The same resamples (same seed) with the few-events fallback switched off: plain
+# percentile bootstrap everywhere.
+plain = group_rates(
+    y_test,
+    y_pred,
+    sensitive_features=GROUPS["race x sex"],
+    metrics=GAP_METRICS,
+    min_count=MIN_COUNT,
+    min_events=0,
+    n_boot=N_BOOT,
+    confidence=CONFIDENCE,
+    random_state=SEED,
+)
 flagged = cells[cells["few_events"] & ~cells["too_small"]]
-show(pd.DataFrame({
-    "count": flagged["count"],
-    "events": flagged["events"],
-    "rate": flagged["rate"].map("{:.3f}".format),
-    "bootstrap": [f"[{plain.loc[i, 'lower']:.3f}, {plain.loc[i, 'upper']:.3f}]" for i in flagged.index],
-    "reported (exact)": [f"[{low:.3f}, {high:.3f}]" for low, high in flagged[["lower", "upper"]].to_numpy()],
-}))
+show(
+    pd.DataFrame(
+        {
+            "count": flagged["count"],
+            "events": flagged["events"],
+            "rate": flagged["rate"].map("{:.3f}".format),
+            "bootstrap": [
+                f"[{plain.loc[i, 'lower']:.3f}, {plain.loc[i, 'upper']:.3f}]"
+                for i in flagged.index
+            ],
+            "reported (exact)": [
+                f"[{low:.3f}, {high:.3f}]"
+                for low, high in flagged[["lower", "upper"]].to_numpy()
+            ],
+        }
+    )
+)
 
 # %%
-from fairlearn.metrics import MetricFrame, false_negative_rate, false_positive_rate, selection_rate
+from fairlearn.metrics import (
+    MetricFrame,
+    false_negative_rate,
+    false_positive_rate,
+    selection_rate,
+)
 from sklearn.metrics import accuracy_score
 
 frame = MetricFrame(
-    metrics={"selection_rate": selection_rate, "accuracy": accuracy_score,
-             "fpr": false_positive_rate, "fnr": false_negative_rate},
-    y_true=y_test, y_pred=y_pred, sensitive_features=pd.DataFrame(GROUPS["race x sex"]),
+    metrics={
+        "selection_rate": selection_rate,
+        "accuracy": accuracy_score,
+        "fpr": false_positive_rate,
+        "fnr": false_negative_rate,
+    },
+    y_true=y_test,
+    y_pred=y_pred,
+    sensitive_features=pd.DataFrame(GROUPS["race x sex"]),
 )
 columns = list(frame.by_group.columns)
 ours = cells["rate"].unstack("metric").reindex(frame.by_group.index)[columns]
-theirs = np.concatenate([frame.by_group.to_numpy(float).ravel(), frame.overall[columns].to_numpy(float)])
-mine = np.concatenate([ours.to_numpy(float).ravel(), results["sex"].overall["rate"][columns].to_numpy(float)])
-# A NaN on one side and a number on the other is a disagreement (an empty cell read as a rate of 0 would be
+theirs = np.concatenate(
+    [frame.by_group.to_numpy(float).ravel(), frame.overall[columns].to_numpy(float)]
+)
+mine = np.concatenate(
+    [
+        ours.to_numpy(float).ravel(),
+        results["sex"].overall["rate"][columns].to_numpy(float),
+    ]
+)
+# A NaN on one side and a number on the other is a disagreement (an empty cell read as
+# a rate of 0 would be
 # exactly that), so it is counted, not skipped as np.nanmax would skip it.
 one_missing = int((np.isnan(theirs) != np.isnan(mine)).sum())
 both = ~np.isnan(theirs) & ~np.isnan(mine)
 largest = float(np.max(np.abs(theirs[both] - mine[both])))
-print(f"rates compared (cells and overall): {len(mine)}; NaN on one side only: {one_missing}; "
-      f"largest difference where both are numbers: {largest:.1e}")
+print(
+    f"rates compared (cells and overall): {len(mine)}; NaN on one side only: "
+    f"{one_missing}; "
+    f"largest difference where both are numbers: {largest:.1e}"
+)
 if one_missing or largest > 1e-12:
-    raise AssertionError(f"faircode and MetricFrame disagree: {one_missing} NaN-versus-number rates, "
-                         f"largest difference {largest:.1e}")
+    raise AssertionError(
+        f"faircode and MetricFrame disagree: {one_missing} NaN-versus-number rates, "
+        f"largest difference {largest:.1e}"
+    )
 print("\nMetricFrame's FNR where faircode reports 'too small':")
 small = cells.xs("fnr", level="metric")
 small = small[small["too_small"]]
-show(pd.DataFrame({"MetricFrame fnr": frame.by_group.loc[small.index, "fnr"],
-                    "positives": small["count"]}), float_format=lambda v: f"{v:.3f}")
+show(
+    pd.DataFrame(
+        {
+            "MetricFrame fnr": frame.by_group.loc[small.index, "fnr"],
+            "positives": small["count"],
+        }
+    ),
+    float_format=lambda v: f"{v:.3f}",
+)

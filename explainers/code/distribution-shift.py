@@ -15,32 +15,42 @@ X, y = data.X, data.y.to_numpy()
 sex = np.where(data.masks["sex"].to_numpy() == 1, "women", "men")
 in_train = np.isin(np.arange(len(y)), data.idx_train)
 
-# The tilt: the chance of belonging to the target rises with hours and schooling (both model features).
+# The tilt: the chance of belonging to the target rises with hours and schooling (both
+# model features).
 hours, schooling = X["hours.per.week"].to_numpy(), X["education.num"].to_numpy()
-tilt = 1 / (1 + np.exp(-(-1.2 + 1.0 * (hours - 40) / 10 + 0.8 * (schooling - 10) / 2.5)))
+tilt = 1 / (
+    1 + np.exp(-(-1.2 + 1.0 * (hours - 40) / 10 + 0.8 * (schooling - 10) / 2.5))
+)
 rng = np.random.default_rng(data.random_state)
 in_target = rng.random(len(y)) < tilt
 
 
 def fit_on_source(in_target):
-    """Fit the S2 logistic regression on source rows of the training split; predict every row."""
+    """Fit the S2 logistic regression on source rows of the training split; predict "
+    "every row."""
     rows = ~in_target & in_train
     model = build_model("logistic_regression", data.random_state).fit(X[rows], y[rows])
     return model.predict(X)
 
 
 pred = fit_on_source(in_target)
-parts = {"source, train (model fit)": ~in_target & in_train, "source, test (audit rows)": ~in_target & ~in_train,
-         "target (new population)": in_target}
-summary = pd.DataFrame({
-    "rows": [m.sum() for m in parts.values()],
-    "women": [(m & (sex == "women")).sum() for m in parts.values()],
-    "share women": [(sex[m] == "women").mean() for m in parts.values()],
-    "base rate men": [y[m & (sex == "men")].mean() for m in parts.values()],
-    "base rate women": [y[m & (sex == "women")].mean() for m in parts.values()],
-    "mean hours": [hours[m].mean() for m in parts.values()],
-    "mean education.num": [schooling[m].mean() for m in parts.values()],
-}, index=list(parts))
+parts = {
+    "source, train (model fit)": ~in_target & in_train,
+    "source, test (audit rows)": ~in_target & ~in_train,
+    "target (new population)": in_target,
+}
+summary = pd.DataFrame(
+    {
+        "rows": [m.sum() for m in parts.values()],
+        "women": [(m & (sex == "women")).sum() for m in parts.values()],
+        "share women": [(sex[m] == "women").mean() for m in parts.values()],
+        "base rate men": [y[m & (sex == "men")].mean() for m in parts.values()],
+        "base rate women": [y[m & (sex == "women")].mean() for m in parts.values()],
+        "mean hours": [hours[m].mean() for m in parts.values()],
+        "mean education.num": [schooling[m].mean() for m in parts.values()],
+    },
+    index=list(parts),
+)
 show(summary, float_format=lambda v: f"{v:.3f}")
 
 # %%
@@ -49,12 +59,18 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 
 def domain_probabilities(source_rows, target_rows):
-    """Out-of-fold probability of 'target' for every source and target row, from a 5-fold logistic regression."""
+    """Out-of-fold probability of 'target' for every source and target row, from a "
+    "5-fold logistic regression."""
     rows = source_rows | target_rows
     is_target = target_rows[rows].astype(int)
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
-    p = cross_val_predict(build_model("logistic_regression", 0), X[rows], is_target, cv=folds,
-                          method="predict_proba")[:, 1]
+    p = cross_val_predict(
+        build_model("logistic_regression", 0),
+        X[rows],
+        is_target,
+        cv=folds,
+        method="predict_proba",
+    )[:, 1]
     return rows, is_target, p
 
 
@@ -63,19 +79,31 @@ def standardised_differences(source_rows, target_rows, top=6):
     pooled_sd = np.sqrt((s.var() + t.var()) / 2).replace(0, np.nan)
     smd = (t.mean() - s.mean()) / pooled_sd
     order = smd.abs().sort_values(ascending=False).index[:top]
-    return pd.DataFrame({"source mean": s.mean()[order], "target mean": t.mean()[order], "SMD": smd[order]})
+    return pd.DataFrame(
+        {
+            "source mean": s.mean()[order],
+            "target mean": t.mean()[order],
+            "SMD": smd[order],
+        }
+    )
 
 
 source_test = ~in_target & ~in_train
 domain_rows, is_target, p_target = domain_probabilities(source_test, in_target)
 CHANCE_AUC = 0.5  # a domain classifier that cannot tell the populations apart
-print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f} ({CHANCE_AUC}: no detectable "
-      f"shift)  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)")
-show(standardised_differences(source_test, in_target), float_format=lambda v: f"{v:.3f}")
+print(
+    f"domain classifier, 5-fold ROC AUC: {roc_auc_score(is_target, p_target):.3f} "
+    f"({CHANCE_AUC}: no detectable "
+    f"shift)  ({source_test.sum():,} source rows, {in_target.sum():,} target rows)"
+)
+show(
+    standardised_differences(source_test, in_target), float_format=lambda v: f"{v:.3f}"
+)
 
 # %%
 def importance_weights(is_target, p, clip_quantile=0.999):
-    """w = p / (1 - p) * n_source / n_target on the source rows, clipped at a high quantile."""
+    """w = p / (1 - p) * n_source / n_target on the source rows, clipped at a high "
+    "quantile."""
     p_source = p[is_target == 0]
     w = p_source / (1 - p_source) * (is_target == 0).sum() / (is_target == 1).sum()
     cap = np.quantile(w, clip_quantile)
@@ -83,15 +111,20 @@ def importance_weights(is_target, p, clip_quantile=0.999):
 
 
 def kish(w):
-    return w.sum() ** 2 / (w ** 2).sum() if len(w) else 0.0
+    return w.sum() ** 2 / (w**2).sum() if len(w) else 0.0
 
 
 weights, n_clipped, w_max = importance_weights(is_target, p_target)
-print(f"weights: median {np.median(weights):.2f}, largest before clipping {w_max:.1f}, "
-      f"clipped at {weights.max():.1f} ({n_clipped} rows)")
+print(
+    f"weights: median {np.median(weights):.2f}, largest before clipping {w_max:.1f}, "
+    f"clipped at {weights.max():.1f} ({n_clipped} rows)"
+)
 for group in ["men", "women"]:
     w_g = weights[sex[source_test] == group]
-    print(f"{group:<6} {len(w_g):>5} rows, effective sample size {kish(w_g):>4.0f} ({kish(w_g) / len(w_g):.0%})")
+    print(
+        f"{group:<6} {len(w_g):>5} rows, effective sample size {kish(w_g):>4.0f} "
+        f"({kish(w_g) / len(w_g):.0%})"
+    )
 
 # %%
 from faircode.metrics import gaps_to_reference, group_rates
@@ -103,20 +136,41 @@ def cell(rate, lower, upper):
     return f"{rate:.3f} [{lower:.3f}, {upper:.3f}]"
 
 
-CELLS = pd.MultiIndex.from_product([["men", "women", "women - men"], METRICS], names=["sex", "metric"])
+CELLS = pd.MultiIndex.from_product(
+    [["men", "women", "women - men"], METRICS], names=["sex", "metric"]
+)
 
 
 def measure(pred, rows, w=None):
-    """Rates per sex and women-minus-men gaps on the given rows, with 1,000-resample bootstrap intervals."""
+    """Rates per sex and women-minus-men gaps on the given rows, with 1,000-resample "
+    "bootstrap intervals."""
     g = pd.Series(sex[rows], name="sex")
-    kw = dict(sensitive_features=g, metrics=METRICS, sample_weight=w, n_boot=1000, random_state=0)
+    kw = dict(
+        sensitive_features=g,
+        metrics=METRICS,
+        sample_weight=w,
+        n_boot=1000,
+        random_state=0,
+    )
     rates = group_rates(y[rows], pred[rows], **kw)
-    gaps = gaps_to_reference(y[rows], pred[rows], reference="men", **kw).xs("women", level="sex")
+    gaps = gaps_to_reference(y[rows], pred[rows], reference="men", **kw).xs(
+        "women", level="sex"
+    )
     out = {(grp, m): cell(r.rate, r.lower, r.upper) for (grp, m), r in rates.iterrows()}
-    out.update({("women - men", m): cell(r.difference, r.difference_lower, r.difference_upper)
-                for m, r in gaps.iterrows()})
+    out.update(
+        {
+            ("women - men", m): cell(
+                r.difference, r.difference_lower, r.difference_upper
+            )
+            for m, r in gaps.iterrows()
+        }
+    )
     counts = {(grp, m): r["count"] for (grp, m), r in rates.iterrows()}
-    return pd.Series(out).reindex(CELLS), pd.Series(counts).reindex(CELLS).astype("Int64"), rates["rate"]
+    return (
+        pd.Series(out).reindex(CELLS),
+        pd.Series(counts).reindex(CELLS).astype("Int64"),
+        rates["rate"],
+    )
 
 
 def three_columns(pred, source_rows, target_rows, w):
@@ -124,11 +178,32 @@ def three_columns(pred, source_rows, target_rows, w):
     est, _, r_est = measure(pred, source_rows, w)
     tgt, n_tgt, r_tgt = measure(pred, target_rows)
     g_s, y_s = sex[source_rows], y[source_rows]
-    denominators = {"selection_rate": np.ones_like(y_s, bool), "tpr": y_s == 1, "fpr": y_s == 0}
-    ess = pd.Series({(grp, m): round(kish(w[(g_s == grp) & keep])) for grp in ["men", "women"]
-                     for m, keep in denominators.items()}).reindex(CELLS).astype("Int64")
-    table = pd.DataFrame({"source (audit)": src, "n": n_src, "weighted estimate": est, "ess": ess,
-                          "target (truth)": tgt, "n target": n_tgt})
+    denominators = {
+        "selection_rate": np.ones_like(y_s, bool),
+        "tpr": y_s == 1,
+        "fpr": y_s == 0,
+    }
+    ess = (
+        pd.Series(
+            {
+                (grp, m): round(kish(w[(g_s == grp) & keep]))
+                for grp in ["men", "women"]
+                for m, keep in denominators.items()
+            }
+        )
+        .reindex(CELLS)
+        .astype("Int64")
+    )
+    table = pd.DataFrame(
+        {
+            "source (audit)": src,
+            "n": n_src,
+            "weighted estimate": est,
+            "ess": ess,
+            "target (truth)": tgt,
+            "n target": n_tgt,
+        }
+    )
     table.index.names = ["sex", "metric"]
     recovered = ((r_est - r_src) / (r_tgt - r_src)).rename("share of shift recovered")
     return table, recovered
@@ -149,26 +224,44 @@ def point_and_bars(text):
     return float(rate), float(lower), float(upper)
 
 
-columns = {"source (audit)": ("o", "tab:grey"), "weighted estimate": ("s", "tab:blue"),
-           "target (truth)": ("D", "tab:orange")}
+columns = {
+    "source (audit)": ("o", "tab:grey"),
+    "weighted estimate": ("s", "tab:blue"),
+    "target (truth)": ("D", "tab:orange"),
+}
 groups = [(g, m) for g in ["men", "women"] for m in METRICS]
 fig, ax = plt.subplots(figsize=(7.2, 4))
 for k, (name, (marker, colour)) in enumerate(columns.items()):
     vals = np.array([point_and_bars(table.loc[key, name]) for key in groups])
     xs = np.arange(len(groups)) + (k - 1) * 0.22
-    ax.errorbar(xs, vals[:, 0], yerr=[vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]], fmt=marker,
-                color=colour, capsize=3, label=name)
+    ax.errorbar(
+        xs,
+        vals[:, 0],
+        yerr=[vals[:, 0] - vals[:, 1], vals[:, 2] - vals[:, 0]],
+        fmt=marker,
+        color=colour,
+        capsize=3,
+        label=name,
+    )
 ax.set_xticks(np.arange(len(groups)))
 ax.set_xticklabels([f"{g}\n{m.replace('_', ' ')}" for g, m in groups])
 ax.set_ylabel("rate (95% bootstrap interval)")
-ax.set_title("Benefits Denial, S2 model fitted on source rows: source, weighted, target")
+ax.set_title(
+    "Benefits Denial, S2 model fitted on source rows: source, weighted, target"
+)
 ax.set_ylim(0, 0.78)
 ax.legend(loc="upper center", ncol=3)
-fig.set_label("Dot plot of selection rate, TPR and FPR for men and women, three markers each: the rate measured "
-              "on the source rows, the importance-weighted estimate from the same rows, and the true rate on the "
-              "target rows, with 95% bootstrap intervals; the weighted estimates move from the source rates to "
-              "the target rates, all the way for men and for women's TPR, part of the way for women's selection "
-              "rate and FPR, with much wider intervals than either measured column.")
+fig.set_label(
+    "Dot plot of selection rate, TPR and FPR for men and women, three markers each: "
+    "the rate measured "
+    "on the source rows, the importance-weighted estimate from the same rows, and the "
+    "true rate on the "
+    "target rows, with 95% bootstrap intervals; the weighted estimates move from the "
+    "source rates to "
+    "the target rates, all the way for men and for women's TPR, part of the way for "
+    "women's selection "
+    "rate and FPR, with much wider intervals than either measured column."
+)
 
 # %%
 in_target_rule = hours >= 45
@@ -178,7 +271,9 @@ rule_rows, rule_is_target, rule_p = domain_probabilities(source_rule, in_target_
 rule_weights, _, _ = importance_weights(rule_is_target, rule_p)
 print(f"source rows with 45 or more hours: {(hours[~in_target_rule] >= 45).sum()}")
 print(f"domain classifier, 5-fold ROC AUC: {roc_auc_score(rule_is_target, rule_p):.4f}")
-rule_table, rule_recovered = three_columns(pred_rule, source_rule, in_target_rule, rule_weights)
+rule_table, rule_recovered = three_columns(
+    pred_rule, source_rule, in_target_rule, rule_weights
+)
 show(rule_table.astype(object).fillna(""))
 print("\nshare of the source-to-target change that the weighted estimate recovers:")
 show(rule_recovered.unstack("metric")[METRICS], float_format=lambda v: f"{v:.2f}")

@@ -11,15 +11,24 @@ from faircode.metrics import format_rates, group_rates
 from faircode.models import build_model
 from faircode.display import show
 
-data = load_audit("Benefits Denial")  # strategy S2 by default: core features, no protected columns or proxies
+data = load_audit(
+    "Benefits Denial"
+)  # strategy S2 by default: core features, no protected columns or proxies
 X, y = data.X, data.y.to_numpy()
 train, test = data.idx_train, data.idx_test
 y_test = y[test]
 
-# For each attribute: the label of the audit's group (mask == 1) and of the reference group.
+# For each attribute: the label of the audit's group (mask == 1) and of the reference
+# group.
 LABELS = {"sex": ("women", "men"), "race": ("not White", "White")}
-groups = {attr: np.where(data.masks[attr].to_numpy()[test] == 1, *LABELS[attr]) for attr in LABELS}
-MODELS = {"logistic regression": "logistic_regression", "gradient boosting": "gradient_boosting"}
+groups = {
+    attr: np.where(data.masks[attr].to_numpy()[test] == 1, *LABELS[attr])
+    for attr in LABELS
+}
+MODELS = {
+    "logistic regression": "logistic_regression",
+    "gradient boosting": "gradient_boosting",
+}
 scores = {}
 for label, name in MODELS.items():
     model = build_model(name, data.random_state).fit(X.iloc[train], y[train])
@@ -30,10 +39,20 @@ RATES = ["base_rate", "selection_rate", "tpr", "fpr", "precision"]
 tables, rates = [], {}
 for label, pred in decisions.items():
     for attr in LABELS:
-        rates[label, attr] = group_rates(y_test, pred, sensitive_features={attr: groups[attr]}, metrics=RATES,
-                                         n_boot=1000, random_state=0)
-        shown = format_rates(rates[label, attr])[["n", "positives", "negatives", "base_rate", "tpr", "fpr"]]
-        shown.index = pd.MultiIndex.from_product([[label], shown.index], names=["model", "group"])
+        rates[label, attr] = group_rates(
+            y_test,
+            pred,
+            sensitive_features={attr: groups[attr]},
+            metrics=RATES,
+            n_boot=1000,
+            random_state=0,
+        )
+        shown = format_rates(rates[label, attr])[
+            ["n", "positives", "negatives", "base_rate", "tpr", "fpr"]
+        ]
+        shown.index = pd.MultiIndex.from_product(
+            [[label], shown.index], names=["model", "group"]
+        )
         tables.append(shown)
 table = pd.concat(tables)
 table.columns = ["n", "positives", "negatives", "base rate", "TPR", "FPR"]
@@ -42,28 +61,59 @@ show(table)
 # %%
 import numpy as np
 import pandas as pd
-from fairlearn.metrics import equal_opportunity_difference, equalized_odds_difference, equalized_odds_ratio
+from fairlearn.metrics import (
+    equal_opportunity_difference,
+    equalized_odds_difference,
+    equalized_odds_ratio,
+)
 from faircode.metrics import format_gaps, gaps_to_reference
 
 rows, disagreement = [], 0.0
 for label, pred in decisions.items():
     for attr, (group, reference) in LABELS.items():
-        gaps = gaps_to_reference(y_test, pred, sensitive_features={attr: groups[attr]}, reference=reference,
-                                 metrics=["tpr", "fpr"], n_boot=1000, random_state=0).droplevel(attr)
+        gaps = gaps_to_reference(
+            y_test,
+            pred,
+            sensitive_features={attr: groups[attr]},
+            reference=reference,
+            metrics=["tpr", "fpr"],
+            n_boot=1000,
+            random_state=0,
+        ).droplevel(attr)
         shown = format_gaps(gaps)["difference"]
-        fl_diff = equalized_odds_difference(y_test, pred, sensitive_features=groups[attr])
+        fl_diff = equalized_odds_difference(
+            y_test, pred, sensitive_features=groups[attr]
+        )
         fl_ratio = equalized_odds_ratio(y_test, pred, sensitive_features=groups[attr])
-        fl_opp = equal_opportunity_difference(y_test, pred, sensitive_features=groups[attr])
-        # With two groups, the spread of a rate is the absolute gap and its min/max ratio is min(r, 1/r).
+        fl_opp = equal_opportunity_difference(
+            y_test, pred, sensitive_features=groups[attr]
+        )
+        # With two groups, the spread of a rate is the absolute gap and its
+        # min/max ratio is min(r, 1/r).
         ours_diff = gaps["difference"].abs().max()
         ours_ratio = np.minimum(gaps["ratio"], 1 / gaps["ratio"]).min()
-        disagreement = max(disagreement, abs(fl_diff - ours_diff), abs(fl_ratio - ours_ratio),
-                           abs(fl_opp - abs(gaps.loc["tpr", "difference"])))
-        rows.append({"model": label, "attribute": attr, "TPR gap": shown["tpr"], "FPR gap": shown["fpr"],
-                     "EO difference": fl_diff, "EO ratio": fl_ratio, "EOpp difference": fl_opp})
+        disagreement = max(
+            disagreement,
+            abs(fl_diff - ours_diff),
+            abs(fl_ratio - ours_ratio),
+            abs(fl_opp - abs(gaps.loc["tpr", "difference"])),
+        )
+        rows.append(
+            {
+                "model": label,
+                "attribute": attr,
+                "TPR gap": shown["tpr"],
+                "FPR gap": shown["fpr"],
+                "EO difference": fl_diff,
+                "EO ratio": fl_ratio,
+                "EOpp difference": fl_opp,
+            }
+        )
 table = pd.DataFrame(rows).set_index(["model", "attribute"])
 show(table, float_format=lambda v: f"{v:.3f}")
-print(f"largest difference between fairlearn and the faircode rebuild: {disagreement:.1e}")
+print(
+    f"largest difference between fairlearn and the faircode rebuild: {disagreement:.1e}"
+)
 
 # %%
 import numpy as np
@@ -73,17 +123,28 @@ from fairlearn.metrics import demographic_parity_difference, equalized_odds_diff
 women = groups["sex"] == "women"
 rows = []
 for label, pred in {"perfect predictor": y_test, **decisions}.items():
-    tpr_men, fpr_men = pred[~women & (y_test == 1)].mean(), pred[~women & (y_test == 0)].mean()
+    tpr_men, fpr_men = (
+        pred[~women & (y_test == 1)].mean(),
+        pred[~women & (y_test == 0)].mean(),
+    )
     base_women, base_men = y_test[women].mean(), y_test[~women].mean()
-    rows.append({
-        "decisions": label,
-        "selection women": pred[women].mean(),
-        "selection men": pred[~women].mean(),
-        "parity difference": demographic_parity_difference(y_test, pred, sensitive_features=groups["sex"]),
-        "EO difference": equalized_odds_difference(y_test, pred, sensitive_features=groups["sex"]),
-        # Selection gap if women had men's TPR and FPR: only the base rates differ.
-        "parity difference from base rates": abs((base_women - base_men) * (tpr_men - fpr_men)),
-    })
+    rows.append(
+        {
+            "decisions": label,
+            "selection women": pred[women].mean(),
+            "selection men": pred[~women].mean(),
+            "parity difference": demographic_parity_difference(
+                y_test, pred, sensitive_features=groups["sex"]
+            ),
+            "EO difference": equalized_odds_difference(
+                y_test, pred, sensitive_features=groups["sex"]
+            ),
+            # Selection gap if women had men's TPR and FPR: only the base rates differ.
+            "parity difference from base rates": abs(
+                (base_women - base_men) * (tpr_men - fpr_men)
+            ),
+        }
+    )
 show(pd.DataFrame(rows).set_index("decisions"), float_format=lambda v: f"{v:.3f}")
 print(f"base rate: women {y_test[women].mean():.3f}, men {y_test[~women].mean():.3f}")
 
@@ -97,22 +158,41 @@ sweep = {}
 for attr, (group, reference) in LABELS.items():
     for t in THRESHOLDS:
         pred = (scores["gradient boosting"] >= t).astype(int)
-        gaps = gaps_to_reference(y_test, pred, sensitive_features={attr: groups[attr]}, reference=reference,
-                                 metrics=["tpr", "fpr"], n_boot=500, random_state=0).droplevel(attr)
+        gaps = gaps_to_reference(
+            y_test,
+            pred,
+            sensitive_features={attr: groups[attr]},
+            reference=reference,
+            metrics=["tpr", "fpr"],
+            n_boot=500,
+            random_state=0,
+        ).droplevel(attr)
         sweep[attr, t] = gaps[["difference", "difference_lower", "difference_upper"]]
 
-shown = pd.DataFrame({
-    (attr, f"{rate.upper()} gap"): [sweep[attr, t].loc[rate, "difference"] for t in THRESHOLDS]
-    for attr in LABELS for rate in ("tpr", "fpr")
-}, index=pd.Index(THRESHOLDS, name="threshold"))
+shown = pd.DataFrame(
+    {
+        (attr, f"{rate.upper()} gap"): [
+            sweep[attr, t].loc[rate, "difference"] for t in THRESHOLDS
+        ]
+        for attr in LABELS
+        for rate in ("tpr", "fpr")
+    },
+    index=pd.Index(THRESHOLDS, name="threshold"),
+)
 for attr in LABELS:
     shown[attr, "EO difference"] = shown[attr].abs().max(axis=1)
 shown = shown[[(a, c) for a in LABELS for c in ("TPR gap", "FPR gap", "EO difference")]]
-signed = {col: (lambda v: f"{v:+.3f}") if col[1].endswith("gap") else (lambda v: f"{v:.3f}") for col in shown}
+signed = {
+    col: (lambda v: f"{v:+.3f}") if col[1].endswith("gap") else (lambda v: f"{v:.3f}")
+    for col in shown
+}
 show(shown.loc[[0.1, 0.3, 0.5, 0.7, 0.9]], formatters=signed)
 for attr in LABELS:
     best = shown[attr, "EO difference"].idxmin()
-    print(f"{attr}: smallest EO difference {shown.loc[best, (attr, 'EO difference')]:.3f} at threshold {best:.2f}")
+    print(
+        f"{attr}: smallest EO difference "
+        f"{shown.loc[best, (attr, 'EO difference')]:.3f} at threshold {best:.2f}"
+    )
 
 # %%
 import matplotlib.pyplot as plt
@@ -123,20 +203,39 @@ for ax, (attr, (group, reference)) in zip(axes, LABELS.items()):
         mid = [sweep[attr, t].loc[rate, "difference"] for t in THRESHOLDS]
         low = [sweep[attr, t].loc[rate, "difference_lower"] for t in THRESHOLDS]
         high = [sweep[attr, t].loc[rate, "difference_upper"] for t in THRESHOLDS]
-        line, = ax.plot(THRESHOLDS, mid, style, lw=2, marker="o", markersize=3, label=f"{rate.upper()} gap")
+        (line,) = ax.plot(
+            THRESHOLDS,
+            mid,
+            style,
+            lw=2,
+            marker="o",
+            markersize=3,
+            label=f"{rate.upper()} gap",
+        )
         ax.fill_between(THRESHOLDS, low, high, color=line.get_color(), alpha=0.18, lw=0)
     ax.axhline(0, color="grey", lw=0.8)
     ax.axvline(0.5, color="black", lw=1, ls=":")
-    ax.annotate("default 0.5", (0.5, 0.97), xycoords=("data", "axes fraction"), xytext=(4, 0),
-                textcoords="offset points", va="top")
+    ax.annotate(
+        "default 0.5",
+        (0.5, 0.97),
+        xycoords=("data", "axes fraction"),
+        xytext=(4, 0),
+        textcoords="offset points",
+        va="top",
+    )
     ax.set_xlabel("decision threshold on the score")
     ax.set_title(f"{attr}: {group} minus {reference}")
     ax.legend(loc="lower right")
 axes[0].set_ylabel("gap (95% bootstrap interval shaded)")
 fig.suptitle("Benefits Denial, S2 gradient boosting, test rows")
-fig.set_label("Two panels, sex and race, of the TPR gap and the FPR gap of the gradient boosting model against the "
-              "decision threshold from 0.1 to 0.9, with shaded 95% bootstrap intervals and the default threshold "
-              "of 0.5 marked by a dotted line; the TPR intervals are wide, the FPR intervals narrow.")
+fig.set_label(
+    "Two panels, sex and race, of the TPR gap and the FPR gap of the gradient boosting "
+    "model against the "
+    "decision threshold from 0.1 to 0.9, with shaded 95% bootstrap intervals and the "
+    "default threshold "
+    "of 0.5 marked by a dotted line; the TPR intervals are wide, the FPR intervals "
+    "narrow."
+)
 
 # %%
 import numpy as np
@@ -144,14 +243,27 @@ import pandas as pd
 
 
 def fpr_from(p, precision, tpr):
-    """FPR implied by base rate, precision and TPR within one group (Chouldechova, 2017)."""
+    """FPR implied by base rate, precision and TPR within one group (Chouldechova, "
+    "2017)."""
     return p / (1 - p) * (1 - precision) / precision * tpr
 
 
-table = rates["gradient boosting", "sex"]["rate"].unstack("metric")[["base_rate", "tpr", "fpr", "precision"]]
-identity_error = np.max(np.abs(fpr_from(table["base_rate"], table["precision"], table["tpr"]) - table["fpr"]))
-show(table.rename(columns={"base_rate": "base rate", "tpr": "TPR", "fpr": "FPR"}), float_format=lambda v: f"{v:.3f}")
+table = rates["gradient boosting", "sex"]["rate"].unstack("metric")[
+    ["base_rate", "tpr", "fpr", "precision"]
+]
+identity_error = np.max(
+    np.abs(
+        fpr_from(table["base_rate"], table["precision"], table["tpr"]) - table["fpr"]
+    )
+)
+show(
+    table.rename(columns={"base_rate": "base rate", "tpr": "TPR", "fpr": "FPR"}),
+    float_format=lambda v: f"{v:.3f}",
+)
 print(f"identity against the measured FPRs, largest difference: {identity_error:.1e}")
 men = table.loc["men"]
 needed = fpr_from(table.loc["women", "base_rate"], men["precision"], men["tpr"])
-print(f"women's FPR needed for men's TPR and precision: {needed:.3f} (men's FPR {men['fpr']:.3f})")
+print(
+    f"women's FPR needed for men's TPR and precision: {needed:.3f} (men's FPR "
+    f"{men['fpr']:.3f})"
+)

@@ -14,30 +14,61 @@ from faircode.splits import group_label_cells
 from faircode.display import show
 
 # audit -> (attribute, label of the group its mask marks, label of everyone else)
-AUDITS = {"Benefits Denial": ("sex", "women", "men"),
-          "German Credit Lending": ("age", "under 30", "30 and over")}
+AUDITS = {
+    "Benefits Denial": ("sex", "women", "men"),
+    "German Credit Lending": ("age", "under 30", "30 and over"),
+}
 audits = {}
 for audit, (attr, group, reference) in AUDITS.items():
-    data = load_audit(audit)  # strategy S2: core features only, no protected column, no proxy
+    data = load_audit(
+        audit
+    )  # strategy S2: core features only, no protected column, no proxy
     X, y = data.X, data.y.to_numpy()
     groups = np.where(data.masks[attr].to_numpy() == 1, group, reference)
     train, test = data.idx_train, data.idx_test
-    # Thresholds tuned on the rows the model learned from would correct its training-set errors, not its real ones.
+    # Thresholds tuned on the rows the model learned from would correct its
+    # training-set errors, not its real ones.
     cells = group_label_cells(y[train], sensitive_features={attr: groups[train]})
-    model_rows, threshold_rows = train_test_split(train, test_size=0.5, stratify=cells,
-                                                  random_state=data.random_state)
+    model_rows, threshold_rows = train_test_split(
+        train, test_size=0.5, stratify=cells, random_state=data.random_state
+    )
     model_rows, threshold_rows = np.sort(model_rows), np.sort(threshold_rows)
-    model = build_model("logistic_regression", data.random_state).fit(X.iloc[model_rows], y[model_rows])
-    audits[audit] = {"attr": attr, "group": group, "reference": reference, "X": X, "y": y, "groups": groups,
-                     "threshold_rows": threshold_rows, "test": test, "model": model}
-    base = group_rates(y[test], y[test], sensitive_features={attr: groups[test]}, metrics=["base_rate"],
-                       n_boot=1000, random_state=0)
+    model = build_model("logistic_regression", data.random_state).fit(
+        X.iloc[model_rows], y[model_rows]
+    )
+    audits[audit] = {
+        "attr": attr,
+        "group": group,
+        "reference": reference,
+        "X": X,
+        "y": y,
+        "groups": groups,
+        "threshold_rows": threshold_rows,
+        "test": test,
+        "model": model,
+    }
+    base = group_rates(
+        y[test],
+        y[test],
+        sensitive_features={attr: groups[test]},
+        metrics=["base_rate"],
+        n_boot=1000,
+        random_state=0,
+    )
     counts = base.xs("base_rate", level="metric")
-    shown = pd.DataFrame({"n": counts["count"], "positives": counts["events"],
-                          "negatives": counts["count"] - counts["events"],
-                          "base rate": format_rates(base)["base_rate"]})
-    print(f"{audit}: model fitted on {len(model_rows):,} rows, thresholds on {len(threshold_rows):,}, "
-          f"measured on {len(test):,} test rows")
+    shown = pd.DataFrame(
+        {
+            "n": counts["count"],
+            "positives": counts["events"],
+            "negatives": counts["count"] - counts["events"],
+            "base rate": format_rates(base)["base_rate"],
+        }
+    )
+    print(
+        f"{audit}: model fitted on {len(model_rows):,} rows, thresholds on "
+        f"{len(threshold_rows):,}, "
+        f"measured on {len(test):,} test rows"
+    )
     show(shown)
     print()
 
@@ -47,13 +78,26 @@ import pandas as pd
 from fairlearn.postprocessing import ThresholdOptimizer
 from faircode.metrics import format_gaps, gaps_to_reference
 
-RULES = {"one threshold (0.5)": None, "parity thresholds": "demographic_parity",
-         "equalized-odds thresholds": "equalized_odds"}
-GAPS = {"selection_rate": "selection gap", "tpr": "TPR gap", "fpr": "FPR gap", "precision": "precision gap"}
-# Rows a rate needs to be printed. The other pages use 30; German Credit's test rows hold 24 bad risks under 30, so
-# at 30 its FPR gaps would read "too small". 20 prints them, and the prose reads them as the noise they are.
+RULES = {
+    "one threshold (0.5)": None,
+    "parity thresholds": "demographic_parity",
+    "equalized-odds thresholds": "equalized_odds",
+}
+GAPS = {
+    "selection_rate": "selection gap",
+    "tpr": "TPR gap",
+    "fpr": "FPR gap",
+    "precision": "precision gap",
+}
+# Rows a rate needs to be printed. The other pages use 30; German Credit's test rows
+# hold 24 bad risks under 30, so
+# at 30 its FPR gaps would read "too small". 20 prints them, and the prose reads them
+# as the noise they are.
 MIN_COUNT = 20
-print(f"a rate is printed when at least {MIN_COUNT} rows lie behind it (other pages: 30)\n")
+print(
+    f"a rate is printed when at least {MIN_COUNT} rows lie behind it (other pages: "
+    "30)\n"
+)
 gaps = {}
 for audit, a in audits.items():
     X, y, groups, model, test = a["X"], a["y"], a["groups"], a["model"], a["test"]
@@ -62,27 +106,54 @@ for audit, a in audits.items():
         if constraint is None:
             pred = (model.predict_proba(X.iloc[test])[:, 1] >= 0.5).astype(int)
         else:
-            optimizer = ThresholdOptimizer(estimator=model, constraints=constraint, prefit=True,
-                                           predict_method="predict_proba")
+            optimizer = ThresholdOptimizer(
+                estimator=model,
+                constraints=constraint,
+                prefit=True,
+                predict_method="predict_proba",
+            )
             held = a["threshold_rows"]
             optimizer.fit(X.iloc[held], y[held], sensitive_features=groups[held])
             a[rule] = optimizer
-            pred = optimizer.predict(X.iloc[test], sensitive_features=groups[test], random_state=0)
-        table = gaps_to_reference(y[test], pred, sensitive_features={a["attr"]: groups[test]},
-                                  reference=a["reference"], metrics=list(GAPS), n_boot=1000, random_state=0,
-                                  min_count=MIN_COUNT).droplevel(a["attr"])
+            pred = optimizer.predict(
+                X.iloc[test], sensitive_features=groups[test], random_state=0
+            )
+        table = gaps_to_reference(
+            y[test],
+            pred,
+            sensitive_features={a["attr"]: groups[test]},
+            reference=a["reference"],
+            metrics=list(GAPS),
+            n_boot=1000,
+            random_state=0,
+            min_count=MIN_COUNT,
+        ).droplevel(a["attr"])
         gaps[audit, rule] = table
         shown = format_gaps(table)["difference"].rename(GAPS)
-        predicted = f"{table.loc['precision', 'count']}/{table.loc['precision', 'reference_count']}"
-        rows.append(pd.Series({"accuracy": f"{(pred == y[test]).mean():.3f}", **shown,
-                               "predicted +": predicted}, name=rule))
+        predicted = (
+            f"{table.loc['precision', 'count']}/"
+            f"{table.loc['precision', 'reference_count']}"
+        )
+        rows.append(
+            pd.Series(
+                {
+                    "accuracy": f"{(pred == y[test]).mean():.3f}",
+                    **shown,
+                    "predicted +": predicted,
+                },
+                name=rule,
+            )
+        )
     print(f"{audit}: {a['group']} minus {a['reference']}")
     show(pd.DataFrame(rows))
     n = table["count"].rename(GAPS)
     m = table["reference_count"].rename(GAPS)
-    print(f"rows behind each gap ({a['group']}/{a['reference']}): selection {n['selection gap']}/{m['selection gap']}, "
-          f"TPR {n['TPR gap']}/{m['TPR gap']}, FPR {n['FPR gap']}/{m['FPR gap']}, "
-          f"precision: the predicted positives in the last column")
+    print(
+        f"rows behind each gap ({a['group']}/{a['reference']}): selection "
+        f"{n['selection gap']}/{m['selection gap']}, "
+        f"TPR {n['TPR gap']}/{m['TPR gap']}, FPR {n['FPR gap']}/{m['FPR gap']}, "
+        f"precision: the predicted positives in the last column"
+    )
     print()
 
 # %%
@@ -94,9 +165,16 @@ for audit, a in audits.items():
     X, y, groups = a["X"], a["y"], a["groups"]
     rows = {}
     for rule in ("parity thresholds", "equalized-odds thresholds"):
-        pred = a[rule].predict(X.iloc[held], sensitive_features=groups[held], random_state=0)
-        table = gaps_to_reference(y[held], pred, sensitive_features={a["attr"]: groups[held]},
-                                  reference=a["reference"], metrics=list(GAPS)).droplevel(a["attr"])
+        pred = a[rule].predict(
+            X.iloc[held], sensitive_features=groups[held], random_state=0
+        )
+        table = gaps_to_reference(
+            y[held],
+            pred,
+            sensitive_features={a["attr"]: groups[held]},
+            reference=a["reference"],
+            metrics=list(GAPS),
+        ).droplevel(a["attr"])
         rows[rule] = table["difference"].rename(GAPS)
     print(f"{audit}, {len(held):,} threshold-fitting rows")
     show(pd.DataFrame(rows).T, float_format=lambda v: f"{v:+.3f}")
@@ -105,16 +183,26 @@ for audit, a in audits.items():
 # %%
 import matplotlib.pyplot as plt
 
-COLOURS = {"one threshold (0.5)": "tab:grey", "parity thresholds": "tab:blue",
-           "equalized-odds thresholds": "tab:orange"}
+COLOURS = {
+    "one threshold (0.5)": "tab:grey",
+    "parity thresholds": "tab:blue",
+    "equalized-odds thresholds": "tab:orange",
+}
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 5.2), sharey=True)
 for ax, audit in zip(axes, audits):
     for i, rule in enumerate(RULES):
         table = gaps[audit, rule]
-        ypos = [j + 0.22 * (i - 1) for j in range(len(GAPS))]  # first rule on top once inverted
+        ypos = [
+            j + 0.22 * (i - 1) for j in range(len(GAPS))
+        ]  # first rule on top once inverted
         mid = table["difference"].to_numpy()
-        err = [mid - table["difference_lower"].to_numpy(), table["difference_upper"].to_numpy() - mid]
-        ax.errorbar(mid, ypos, xerr=err, fmt="o", color=COLOURS[rule], capsize=3, label=rule)
+        err = [
+            mid - table["difference_lower"].to_numpy(),
+            table["difference_upper"].to_numpy() - mid,
+        ]
+        ax.errorbar(
+            mid, ypos, xerr=err, fmt="o", color=COLOURS[rule], capsize=3, label=rule
+        )
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(range(len(GAPS)), list(GAPS.values()))
     ax.set_xlabel(f"{audits[audit]['group']} minus\n{audits[audit]['reference']}")
@@ -123,10 +211,15 @@ axes[0].invert_yaxis()  # the axes share y: invert once, selection gap on top
 handles, labels = axes[0].get_legend_handles_labels()
 fig.legend(handles, labels, loc="outside lower center", ncol=2, frameon=False)
 fig.suptitle("Gaps between groups with 95% bootstrap intervals")
-fig.set_label("Two panels, Benefits Denial and German Credit Lending, each with the selection, TPR, FPR and "
-              "precision gaps of three decision rules as points with 95% bootstrap intervals: in Benefits Denial "
-              "each set of thresholds pulls its own gaps to zero and pushes others away; in German Credit Lending "
-              "the intervals are several times wider and the rules' gaps overlap.")
+fig.set_label(
+    "Two panels, Benefits Denial and German Credit Lending, each with the selection, "
+    "TPR, FPR and "
+    "precision gaps of three decision rules as points with 95% bootstrap intervals: in "
+    "Benefits Denial "
+    "each set of thresholds pulls its own gaps to zero and pushes others away; in "
+    "German Credit Lending "
+    "the intervals are several times wider and the rules' gaps overlap."
+)
 
 # %%
 import numpy as np

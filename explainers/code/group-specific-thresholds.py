@@ -10,19 +10,30 @@ from faircode import load_audit
 from faircode.models import build_model
 from faircode.splits import group_label_cells
 
-data = load_audit("Benefits Denial")  # default strategy S2: core features only, no protected columns or proxies
+data = load_audit(
+    "Benefits Denial"
+)  # default strategy S2: core features only, no protected columns or proxies
 X, y = data.X, data.y.to_numpy()
 sex = np.where(data.masks["sex"].to_numpy() == 1, "women", "men")
 train, test = data.idx_train, data.idx_test
 
-# The thresholds are fitted on rows the base model has not seen, or they would correct its training-set errors.
+# The thresholds are fitted on rows the base model has not seen, or they would correct
+# its training-set errors.
 cells = group_label_cells(y[train], sensitive_features={"sex": sex[train]})
-base_rows, threshold_rows = train_test_split(train, test_size=0.5, stratify=cells, random_state=data.random_state)
+base_rows, threshold_rows = train_test_split(
+    train, test_size=0.5, stratify=cells, random_state=data.random_state
+)
 base_rows, threshold_rows = np.sort(base_rows), np.sort(threshold_rows)
-model = build_model("logistic_regression", data.random_state).fit(X.iloc[base_rows], y[base_rows])
+model = build_model("logistic_regression", data.random_state).fit(
+    X.iloc[base_rows], y[base_rows]
+)
 
 print(f"{'rows':<20}{'all':>8}{'women':>7}{'men':>7}")
-for name, rows in [("base model (fit)", base_rows), ("thresholds (fit)", threshold_rows), ("evaluation (test)", test)]:
+for name, rows in [
+    ("base model (fit)", base_rows),
+    ("thresholds (fit)", threshold_rows),
+    ("evaluation (test)", test),
+]:
     counts = [int((sex[rows] == g).sum()) for g in ("women", "men")]
     print(f"{name:<20}{len(rows):>8,}{counts[0]:>7,}{counts[1]:>7,}")
 
@@ -30,32 +41,52 @@ for name, rows in [("base model (fit)", base_rows), ("thresholds (fit)", thresho
 import numpy as np
 from fairlearn.postprocessing import ThresholdOptimizer
 
-CONSTRAINTS = {"demographic parity": "demographic_parity", "TPR parity": "true_positive_rate_parity",
-               "equalized odds": "equalized_odds"}
+CONSTRAINTS = {
+    "demographic parity": "demographic_parity",
+    "TPR parity": "true_positive_rate_parity",
+    "equalized odds": "equalized_odds",
+}
 optimizers = {}
 for label, constraint in CONSTRAINTS.items():
-    optimizer = ThresholdOptimizer(estimator=model, constraints=constraint, prefit=True,
-                                   predict_method="predict_proba")
-    optimizers[label] = optimizer.fit(X.iloc[threshold_rows], y[threshold_rows], sensitive_features=sex[threshold_rows])
+    optimizer = ThresholdOptimizer(
+        estimator=model,
+        constraints=constraint,
+        prefit=True,
+        predict_method="predict_proba",
+    )
+    optimizers[label] = optimizer.fit(
+        X.iloc[threshold_rows],
+        y[threshold_rows],
+        sensitive_features=sex[threshold_rows],
+    )
 
 
 def selection_rule(rule):
-    """Score bands and the probability of selection in each, from one group's fairlearn interpolation rule.
+    """Score bands and the probability of selection in each, from one group's fairlearn
+    interpolation rule.
 
-    Returns a list of (lower score, upper score, probability) from the highest band down; a score equal to a
+    Returns a list of (lower score, upper score, probability) from the highest band
+    down; a score equal to a
     threshold falls in the band below it, as fairlearn's strict ``>`` comparison does.
     """
     operations = [(rule.p0, rule.operation0), (rule.p1, rule.operation1)]
     if any(op.operator != ">" for _, op in operations):
-        raise ValueError(f"expected '>' threshold operations (ThresholdOptimizer with flip=False); got {operations}")
+        raise ValueError(
+            "expected '>' threshold operations (ThresholdOptimizer with flip=False); "
+            f"got {operations}"
+        )
     ignore, constant = rule.get("p_ignore", 0.0), rule.get("prediction_constant", 0.0)
-    cuts = sorted({float(np.clip(op.threshold, 0, 1)) for _, op in operations}, reverse=True)
+    cuts = sorted(
+        {float(np.clip(op.threshold, 0, 1)) for _, op in operations}, reverse=True
+    )
     edges = [1.0] + cuts + [0.0]
     bands = []
     for upper, lower in zip(edges[:-1], edges[1:]):
         if upper == lower:
             continue
-        kept = sum(p for p, op in operations if op.threshold < upper)  # operations that say yes in this band
+        kept = sum(
+            p for p, op in operations if op.threshold < upper
+        )  # operations that say yes in this band
         bands.append((lower, upper, (1 - ignore) * kept + ignore * constant))
     return bands
 
@@ -63,7 +94,9 @@ def selection_rule(rule):
 def selection_probability(label, scores, groups):
     """Probability that each row is selected under the rule fitted for `label`."""
     out = np.full(len(scores), np.nan)
-    for group, rule in optimizers[label].interpolated_thresholder_.interpolation_dict.items():
+    for group, rule in optimizers[
+        label
+    ].interpolated_thresholder_.interpolation_dict.items():
         for lower, upper, prob in selection_rule(rule):
             band = (groups == group) & (scores > lower) & (scores <= upper)
             out[band] = prob
@@ -73,19 +106,29 @@ def selection_probability(label, scores, groups):
 scores = model.predict_proba(X.iloc[test])[:, 1]
 decisions = {"base model at 0.5": model.predict(X.iloc[test])}
 for label in CONSTRAINTS:
-    decisions[label] = optimizers[label].predict(X.iloc[test], sensitive_features=sex[test], random_state=0)
+    decisions[label] = optimizers[label].predict(
+        X.iloc[test], sensitive_features=sex[test], random_state=0
+    )
     prob = selection_probability(label, scores, sex[test])
-    # The rule read from fairlearn's attributes must reproduce its decisions wherever they are not random.
+    # The rule read from fairlearn's attributes must reproduce its decisions
+    # wherever they are not random.
     sure = (prob == 0) | (prob == 1)
     if not np.array_equal(decisions[label][sure], prob[sure].astype(int)):
-        raise RuntimeError(f"the rule read for {label!r} disagrees with ThresholdOptimizer.predict")
+        raise RuntimeError(
+            f"the rule read for {label!r} disagrees with ThresholdOptimizer.predict"
+        )
     print(f"{label}: probability of selection by base-model score")
     for group in ("women", "men"):
         rule = optimizers[label].interpolated_thresholder_.interpolation_dict[group]
-        bands = "   ".join(f"({lo:.3f}, {hi:.3f}] {p:.4f}" for lo, hi, p in selection_rule(rule))
+        bands = "   ".join(
+            f"({lo:.3f}, {hi:.3f}] {p:.4f}" for lo, hi, p in selection_rule(rule)
+        )
         mixed = (prob > 0) & (prob < 1) & (sex[test] == group)
         print(f"  {group:<6}{bands}")
-        print(f"  {'':<6}test rows whose decision is a coin flip: {mixed.sum():,} of {(sex[test] == group).sum():,}")
+        print(
+            f"  {'':<6}test rows whose decision is a coin flip: {mixed.sum():,} of "
+            f"{(sex[test] == group).sum():,}"
+        )
 
 # %%
 import pandas as pd
@@ -95,7 +138,13 @@ from faircode.display import show
 RATES = ["selection_rate", "tpr", "fpr", "accuracy"]
 rows = []
 for label, pred in decisions.items():
-    rates = group_rates(y[test], pred, sensitive_features={"sex": sex[test]}, metrics=RATES, overall=True)
+    rates = group_rates(
+        y[test],
+        pred,
+        sensitive_features={"sex": sex[test]},
+        metrics=RATES,
+        overall=True,
+    )
     table = rates["rate"].unstack("metric").loc[["overall", "women", "men"], RATES]
     table.insert(0, "n", rates.xs("selection_rate", level="metric")["count"])
     table.insert(0, "decision rule", label)
@@ -111,8 +160,16 @@ from faircode.metrics import format_gaps, gaps_to_reference
 GAPS = {"selection_rate": "parity gap", "tpr": "TPR gap", "fpr": "FPR gap"}
 columns = {}
 for label, pred in decisions.items():
-    gaps = gaps_to_reference(y[test], pred, sensitive_features={"sex": sex[test]}, reference="men",
-                             metrics=list(GAPS), n_boot=1000, random_state=0, confidence=0.95)
+    gaps = gaps_to_reference(
+        y[test],
+        pred,
+        sensitive_features={"sex": sex[test]},
+        reference="men",
+        metrics=list(GAPS),
+        n_boot=1000,
+        random_state=0,
+        confidence=0.95,
+    )
     columns[label] = format_gaps(gaps)["difference"].droplevel("sex")
 table = pd.DataFrame(columns).T.rename(columns=GAPS)
 table.index.name, table.columns.name = "decision rule", None
@@ -127,12 +184,21 @@ spread = {}
 for label in CONSTRAINTS:
     draws = []
     for seed in range(200):
-        pred = optimizers[label].predict(X.iloc[test], sensitive_features=sex[test], random_state=seed)
-        gaps = gaps_to_reference(y[test], pred, sensitive_features={"sex": sex[test]}, reference="men",
-                                 metrics=list(GAPS))
+        pred = optimizers[label].predict(
+            X.iloc[test], sensitive_features=sex[test], random_state=seed
+        )
+        gaps = gaps_to_reference(
+            y[test],
+            pred,
+            sensitive_features={"sex": sex[test]},
+            reference="men",
+            metrics=list(GAPS),
+        )
         draws.append(gaps["difference"].droplevel("sex"))
     draws = pd.DataFrame(draws)
-    spread[label] = {GAPS[m]: f"{draws[m].min():+.3f} to {draws[m].max():+.3f}" for m in GAPS}
+    spread[label] = {
+        GAPS[m]: f"{draws[m].min():+.3f} to {draws[m].max():+.3f}" for m in GAPS
+    }
 table = pd.DataFrame(spread).T
 table.index.name = "range over 200 draws"
 show(table)
@@ -141,7 +207,12 @@ show(table)
 import matplotlib.pyplot as plt
 from sklearn.metrics import roc_curve
 
-MARKERS = {"base model at 0.5": "o", "demographic parity": "s", "TPR parity": "^", "equalized odds": "D"}
+MARKERS = {
+    "base model at 0.5": "o",
+    "demographic parity": "s",
+    "TPR parity": "^",
+    "equalized odds": "D",
+}
 COLOURS = {"women": "tab:purple", "men": "tab:green"}
 
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 6.4))
@@ -149,11 +220,20 @@ for ax, zoom in zip(axes, (False, True)):
     for group in ("women", "men"):
         rows = sex[test] == group
         fpr, tpr, _ = roc_curve(y[test][rows], scores[rows])
-        ax.plot(fpr, tpr, color=COLOURS[group], lw=1.5, label=f"{group} ROC (test rows)")
+        ax.plot(
+            fpr, tpr, color=COLOURS[group], lw=1.5, label=f"{group} ROC (test rows)"
+        )
         for label, pred in decisions.items():
             truth, chosen = y[test][rows], pred[rows]
-            ax.plot(chosen[truth == 0].mean(), chosen[truth == 1].mean(), MARKERS[label], color=COLOURS[group],
-                    markersize=8, markeredgecolor="black", label=f"{group}: {label}" if zoom else None)
+            ax.plot(
+                chosen[truth == 0].mean(),
+                chosen[truth == 1].mean(),
+                MARKERS[label],
+                color=COLOURS[group],
+                markersize=8,
+                markeredgecolor="black",
+                label=f"{group}: {label}" if zoom else None,
+            )
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
     ax.set_xlabel("false positive rate")
     ax.set_ylabel("true positive rate")
@@ -165,6 +245,10 @@ for ax, zoom in zip(axes, (False, True)):
         ax.set_title("ROC curves")
 fig.suptitle("Benefits Denial, S2 logistic regression, test rows")
 fig.legend(*axes[1].get_legend_handles_labels(), loc="outside lower center", ncol=2)
-fig.set_label("Two panels of ROC curves for women and men from the base model's test scores; the right panel zooms in "
-              "on false positive rates up to 0.12 and marks, for each group, the operating point of the base model "
-              "at 0.5 and of the demographic-parity, TPR-parity and equalized-odds rules.")
+fig.set_label(
+    "Two panels of ROC curves for women and men from the base model's test scores; the "
+    "right panel zooms in "
+    "on false positive rates up to 0.12 and marks, for each group, the operating point "
+    "of the base model "
+    "at 0.5 and of the demographic-parity, TPR-parity and equalized-odds rules."
+)

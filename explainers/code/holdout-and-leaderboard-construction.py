@@ -12,22 +12,28 @@ from faircode.display import show
 
 data = load_audit("Benefits Denial")
 STRATA = ["sex", "race", "age band", "outcome"]  # sorted in this order of priority
-strata = pd.DataFrame({
-    "sex": data.masks["sex"],
-    "race": data.masks["race"],
-    "age band": pd.cut(data.raw["age"], [0, 24, 34, 44, 54, 200], labels=False),
-    "outcome": data.y,
-})
-# Shares compared between the sets: the stratified variables, then two that were not sorted on.
-shares = pd.DataFrame({
-    "outcome >50K": data.y,
-    "women": data.masks["sex"],
-    "not White": data.masks["race"],
-    "under 25": data.masks["age"],
-    # NaN where the country is unknown, so the share is among the known (float: the nullable mask's NA as NaN)
-    "born abroad": data.masks["native.country"].astype(float),
-    "over 40 h/week": (data.raw["hours.per.week"] > 40).astype(int),
-})
+strata = pd.DataFrame(
+    {
+        "sex": data.masks["sex"],
+        "race": data.masks["race"],
+        "age band": pd.cut(data.raw["age"], [0, 24, 34, 44, 54, 200], labels=False),
+        "outcome": data.y,
+    }
+)
+# Shares compared between the sets: the stratified variables, then two that were not
+# sorted on.
+shares = pd.DataFrame(
+    {
+        "outcome >50K": data.y,
+        "women": data.masks["sex"],
+        "not White": data.masks["race"],
+        "under 25": data.masks["age"],
+        # NaN where the country is unknown, so the share is among the known
+        # (float: the nullable mask's NA as NaN)
+        "born abroad": data.masks["native.country"].astype(float),
+        "over 40 h/week": (data.raw["hours.per.week"] > 40).astype(int),
+    }
+)
 STRATIFIED = ["outcome >50K", "women", "not White", "under 25"]
 
 labels = systematic_labels(strata, by=STRATA, random_state=data.random_state)
@@ -35,9 +41,15 @@ table = (100 * shares.groupby(labels, observed=True).mean()).T
 table.columns = [f"{name} %" for name in table.columns]
 table.insert(0, "stratified", ["yes" if v in STRATIFIED else "no" for v in table.index])
 sizes = labels.value_counts(sort=False)
-print(f"rows per set (of {len(labels):,}): " + ", ".join(f"{name} {count:,}" for name, count in sizes.items()))
+print(
+    f"rows per set (of {len(labels):,}): "
+    + ", ".join(f"{name} {count:,}" for name, count in sizes.items())
+)
 show(table, float_format=lambda v: f"{v:.2f}")
-print(f"born abroad: share of the rows whose country is known ({int(shares['born abroad'].isna().sum()):,} unknown)")
+print(
+    "born abroad: share of the rows whose country is known "
+    f"({int(shares['born abroad'].isna().sum()):,} unknown)"
+)
 
 # %%
 import numpy as np
@@ -48,24 +60,34 @@ N_SEEDS = 200
 
 
 def largest_gap(codes):
-    """Largest difference, in percentage points, between any two sets' shares of each variable."""
-    means = np.stack([np.nanmean(values[codes == k], axis=0) for k in range(3)])  # unknown country: left out
+    """Largest difference, in percentage points, between any two sets' shares of each "
+    "variable."""
+    means = np.stack(
+        [np.nanmean(values[codes == k], axis=0) for k in range(3)]
+    )  # unknown country: left out
     return 100 * (means.max(axis=0) - means.min(axis=0))
 
 
 systematic, random_split = [], []
 for seed in range(N_SEEDS):
-    systematic.append(largest_gap(systematic_labels(strata, by=STRATA, random_state=seed).cat.codes.to_numpy()))
+    systematic.append(
+        largest_gap(
+            systematic_labels(strata, by=STRATA, random_state=seed).cat.codes.to_numpy()
+        )
+    )
     # A plain random split with exactly the sizes of the systematic one.
     random_split.append(largest_gap(np.random.default_rng(seed).permutation(SET_CODES)))
 systematic, random_split = np.array(systematic), np.array(random_split)
 
-spread = pd.DataFrame({
-    "random mean": random_split.mean(axis=0),
-    "random p95": np.percentile(random_split, 95, axis=0),
-    "systematic mean": systematic.mean(axis=0),
-    "systematic p95": np.percentile(systematic, 95, axis=0),
-}, index=shares.columns)
+spread = pd.DataFrame(
+    {
+        "random mean": random_split.mean(axis=0),
+        "random p95": np.percentile(random_split, 95, axis=0),
+        "systematic mean": systematic.mean(axis=0),
+        "systematic p95": np.percentile(systematic, 95, axis=0),
+    },
+    index=shares.columns,
+)
 spread["mean ratio"] = spread["random mean"] / spread["systematic mean"]
 spread.index.name = f"largest gap between sets, pp ({N_SEEDS} seeds)"
 show(spread, float_format=lambda v: f"{v:.2f}")
@@ -77,14 +99,19 @@ from faircode.models import build_model
 codes = SET_CODES
 train, board, holdout = (np.flatnonzero(codes == k) for k in range(3))
 y = data.y.to_numpy()
-model = build_model("logistic_regression", data.random_state)  # the S2 features, as in the audit
+model = build_model(
+    "logistic_regression", data.random_state
+)  # the S2 features, as in the audit
 model.fit(data.X.iloc[train], y[train])
-base_logit = model.decision_function(data.X)  # log-odds for every row; only leaderboard and holdout are scored
+base_logit = model.decision_function(
+    data.X
+)  # log-odds for every row; only leaderboard and holdout are scored
 MISSING_SHARE = 0.4
 
 
 def imputed_leaderboard(rng):
-    """Real and imputed leaderboard rows, and the labels the leaderboard scores against."""
+    """Real and imputed leaderboard rows, and the labels the leaderboard scores "
+    "against."""
     missing = rng.random(len(board)) < MISSING_SHARE
     real, imputed = board[~missing], board[missing]
     scored = y.copy()
@@ -93,29 +120,39 @@ def imputed_leaderboard(rng):
 
 
 def brier(logit, rows, labels):
-    """Mean squared error of the predicted probabilities (lower is better), the challenge's kind of score."""
+    """Mean squared error of the predicted probabilities (lower is better), the "
+    "challenge's kind of score."""
     return np.mean((1 / (1 + np.exp(-logit[rows])) - labels[rows]) ** 2)
 
 
 def expected_on_imputed(logit, imputed, p):
-    """Brier score that predictions chosen without the imputed labels get on them, on average."""
+    """Brier score that predictions chosen without the imputed labels get on them, on "
+    "average."""
     return p * (1 - p) + np.mean((1 / (1 + np.exp(-logit[imputed])) - p) ** 2)
 
 
 real, imputed, scored = imputed_leaderboard(np.random.default_rng(0))
 p_real = y[real].mean()
-print(f"leaderboard rows {len(board):,}: real {len(real):,}, imputed {len(imputed):,}; "
-      f"observed outcome rate {p_real:.3f}")
-print(f"fitted model, Brier score: leaderboard (all) {brier(base_logit, board, scored):.3f}, "
-      f"real {brier(base_logit, real, scored):.3f}, imputed {brier(base_logit, imputed, scored):.3f} "
-      f"(expected {expected_on_imputed(base_logit, imputed, p_real):.3f}), "
-      f"holdout {brier(base_logit, holdout, y):.3f}")
+print(
+    f"leaderboard rows {len(board):,}: real {len(real):,}, imputed {len(imputed):,}; "
+    f"observed outcome rate {p_real:.3f}"
+)
+print(
+    "fitted model, Brier score: leaderboard (all) "
+    f"{brier(base_logit, board, scored):.3f}, "
+    f"real {brier(base_logit, real, scored):.3f}, imputed "
+    f"{brier(base_logit, imputed, scored):.3f} "
+    f"(expected {expected_on_imputed(base_logit, imputed, p_real):.3f}), "
+    f"holdout {brier(base_logit, holdout, y):.3f}"
+)
 
 # %%
 import numpy as np
 
 N_SUBMISSIONS, NOISE_SD, NOISE_SHARE = 1000, 0.3, 0.02
-scored_rows = np.concatenate([board, holdout])  # a submission predicts every row it is not trained on
+scored_rows = np.concatenate(
+    [board, holdout]
+)  # a submission predicts every row it is not trained on
 
 
 def plain(score, best_released):
@@ -124,26 +161,36 @@ def plain(score, best_released):
 
 
 def ladder_with_step(step):
-    """Blum and Hardt's Ladder: release a new score (rounded to the step) only if it beats the best by a step."""
+    """Blum and Hardt's Ladder: release a new score (rounded to the step) only if it "
+    "beats the best by a step."""
+
     def release(score, best_released):
         if score < best_released - step:
             return np.round(score / step) * step
         return best_released
+
     return release
 
 
 def climb(release, real, imputed, scored, rng):
-    """Submit the fitted model, then variants of the best so far, keeping each whose released score improves.
+    """Submit the fitted model, then variants of the best so far, keeping each whose
+    released score improves.
 
-    Returns the number of variants kept and, after each submission (0 = the fitted model), the score the
+    Returns the number of variants kept and, after each submission (0 = the fitted
+    model), the score the
     participant sees and the organisers' breakdown of the kept submission."""
     p = y[real].mean()
     logit, kept = base_logit.copy(), 0
     best_released = release(brier(logit, board, scored), np.inf)
 
     def record():
-        return (brier(logit, board, scored), brier(logit, real, scored), brier(logit, imputed, scored),
-                expected_on_imputed(logit, imputed, p), brier(logit, holdout, y))
+        return (
+            brier(logit, board, scored),
+            brier(logit, real, scored),
+            brier(logit, imputed, scored),
+            expected_on_imputed(logit, imputed, p),
+            brier(logit, holdout, y),
+        )
 
     history = [record()]
     for _ in range(N_SUBMISSIONS):
@@ -154,20 +201,33 @@ def climb(release, real, imputed, scored, rng):
         if released < best_released:
             logit, best_released, kept = variant, released, kept + 1
         history.append(record())
-    return kept, pd.DataFrame(history, columns=["leaderboard seen", "leaderboard real", "leaderboard imputed",
-                                                "imputed expected", "holdout"])
+    return kept, pd.DataFrame(
+        history,
+        columns=[
+            "leaderboard seen",
+            "leaderboard real",
+            "leaderboard imputed",
+            "imputed expected",
+            "holdout",
+        ],
+    )
 
 
-# Step of the Ladder: about one standard error of the leaderboard score of the fitted model.
+# Step of the Ladder: about one standard error of the leaderboard score of the fitted
+# model.
 errors = (1 / (1 + np.exp(-base_logit[board])) - scored[board]) ** 2
 step = round(errors.std() / np.sqrt(len(board)), 3)
 runs = {"plain leaderboard": plain, f"Ladder, step {step}": ladder_with_step(step)}
 histories = {}
 for name, release in runs.items():
-    kept, histories[name] = climb(release, real, imputed, scored, np.random.default_rng(1))
+    kept, histories[name] = climb(
+        release, real, imputed, scored, np.random.default_rng(1)
+    )
     print(f"{name}: {kept} of {N_SUBMISSIONS} variants kept")
     checkpoints = histories[name].iloc[[0, 100, 250, 500, N_SUBMISSIONS]]
-    checkpoints.index = ["fitted model"] + [f"after {i} variants" for i in checkpoints.index[1:]]
+    checkpoints.index = ["fitted model"] + [
+        f"after {i} variants" for i in checkpoints.index[1:]
+    ]
     show(checkpoints, float_format=lambda v: f"{v:.4f}")
     print()
 
@@ -175,18 +235,28 @@ for name, release in runs.items():
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.6), sharey=True)
-styles = {"leaderboard real": ("tab:blue", "-"), "leaderboard imputed": ("tab:red", "-"),
-          "imputed expected": ("tab:red", ":"), "holdout": ("black", "--")}
+styles = {
+    "leaderboard real": ("tab:blue", "-"),
+    "leaderboard imputed": ("tab:red", "-"),
+    "imputed expected": ("tab:red", ":"),
+    "holdout": ("black", "--"),
+}
 for ax, (name, history) in zip(axes, histories.items()):
     for column, (color, line) in styles.items():
-        ax.plot(history.index, history[column], color=color, ls=line, lw=1.8, label=column)
+        ax.plot(
+            history.index, history[column], color=color, ls=line, lw=1.8, label=column
+        )
     ax.set_title(name)
     ax.set_xlabel("variants submitted")
 axes[0].set_ylabel("Brier score of the kept submission\n(lower is better)")
 fig.legend(*axes[1].get_legend_handles_labels(), loc="outside lower center", ncol=2)
-fig.set_label("Two panels of Brier scores over 1,000 submissions. Against the plain leaderboard the real and "
-              "imputed leaderboard scores fall steadily while the expected imputed score and the holdout score "
-              "rise; against the Ladder all four lines stay flat.")
+fig.set_label(
+    "Two panels of Brier scores over 1,000 submissions. Against the plain leaderboard "
+    "the real and "
+    "imputed leaderboard scores fall steadily while the expected imputed score and the "
+    "holdout score "
+    "rise; against the Ladder all four lines stay flat."
+)
 
 # %%
 import numpy as np
@@ -198,6 +268,8 @@ for seed in range(5):
     _, history = climb(plain, real_s, imputed_s, scored_s, rng)
     change = (history.iloc[-1] - history.iloc[0]).drop("leaderboard seen")
     final = history.iloc[-1]
-    change["imputed: expected minus actual, at the end"] = final["imputed expected"] - final["leaderboard imputed"]
+    change["imputed: expected minus actual, at the end"] = (
+        final["imputed expected"] - final["leaderboard imputed"]
+    )
     changes[f"draw {seed + 1}"] = change
 show(pd.DataFrame(changes).T, float_format=lambda v: f"{v:+.4f}")

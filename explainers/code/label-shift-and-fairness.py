@@ -11,7 +11,9 @@ from faircode.metrics import group_rates
 from faircode.models import build_model
 from faircode.display import show
 
-data = load_audit("Benefits Denial")  # default strategy S2: core features only, no protected columns or proxies
+data = load_audit(
+    "Benefits Denial"
+)  # default strategy S2: core features only, no protected columns or proxies
 features, outcome = data.X, data.y.to_numpy()
 model = build_model("logistic_regression", data.random_state)
 model.fit(features.iloc[data.idx_train], outcome[data.idx_train])
@@ -26,7 +28,8 @@ rates = group_rates(y, pred, sensitive_features=sex, metrics=METRICS)
 table = rates["rate"].unstack("metric")[METRICS]
 table.insert(0, "rows", rates.xs("base_rate", level="metric")["count"])
 table.insert(1, "positives", [int(y[~women].sum()), int(y[women].sum())])
-# Python's format rounds the exact value (98/160 = 0.6125 shows as 0.613), as every other table on the site does;
+# Python's format rounds the exact value (98/160 = 0.6125 shows as 0.613), as every
+# other table on the site does;
 # DataFrame.round(3) scales first and can round the other way.
 show(table, float_format=lambda v: f"{v:.3f}")
 
@@ -39,9 +42,12 @@ GAPS = ["selection_rate", "tpr", "fpr", "precision"]
 
 
 def label_shift_weights(target):
-    """Weights that move women's base rate from `observed` to `target`, keeping each class's rows as they are."""
+    """Weights that move women's base rate from `observed` to `target`, keeping each "
+    "class's rows as they are."""
     if not 0 < target < 1:
-        raise ValueError(f"target base rate must lie strictly between 0 and 1; got {target!r}")
+        raise ValueError(
+            f"target base rate must lie strictly between 0 and 1; got {target!r}"
+        )
     w = np.ones(len(y))
     w[women & (y == 1)] = target / observed
     w[women & (y == 0)] = (1 - target) / (1 - observed)
@@ -50,8 +56,14 @@ def label_shift_weights(target):
 
 def gaps_at(target):
     """Women-minus-men gaps of the four metrics when women's base rate is `target`."""
-    gaps = gaps_to_reference(y, pred, sensitive_features=sex, reference="men", metrics=GAPS,
-                             sample_weight=label_shift_weights(target))
+    gaps = gaps_to_reference(
+        y,
+        pred,
+        sensitive_features=sex,
+        reference="men",
+        metrics=GAPS,
+        sample_weight=label_shift_weights(target),
+    )
     return gaps.xs("women", level="sex")["difference"]
 
 
@@ -63,7 +75,10 @@ table.index.name = "women's base rate"
 table[""] = ["<- as measured" if t == observed else "" for t in targets]
 show(table, float_format=lambda v: f"{v:+.4f}")
 for name in ["TPR gap", "FPR gap"]:
-    print(f"largest change of the {name} across base rates: {table[name].max() - table[name].min():.1e}")
+    print(
+        f"largest change of the {name} across base rates: "
+        f"{table[name].max() - table[name].min():.1e}"
+    )
 
 # %%
 import numpy as np
@@ -83,12 +98,25 @@ def women_precision(p):
 
 p = np.array(targets)
 formula_error = max(
-    np.max(np.abs(women_selection(p) - men_rates["selection_rate"] - table["parity gap"].to_numpy())),
-    np.max(np.abs(women_precision(p) - men_rates["precision"] - table["precision gap"].to_numpy())),
+    np.max(
+        np.abs(
+            women_selection(p)
+            - men_rates["selection_rate"]
+            - table["parity gap"].to_numpy()
+        )
+    ),
+    np.max(
+        np.abs(
+            women_precision(p)
+            - men_rates["precision"]
+            - table["precision gap"].to_numpy()
+        )
+    ),
 )
 print(f"closed forms against reweighted gaps, largest difference: {formula_error:.1e}")
 
-# Selection is linear in p; precision equals a value q where p * TPR * (1 - q) = q * (1 - p) * FPR.
+# Selection is linear in p; precision equals a value q where p * TPR * (1 - q) = q *
+# (1 - p) * FPR.
 parity_zero = (men_rates["selection_rate"] - fpr_w) / (tpr_w - fpr_w)
 q = men_rates["precision"]
 precision_zero = q * fpr_w / (tpr_w * (1 - q) + q * fpr_w)
@@ -102,8 +130,12 @@ import numpy as np
 
 grid = np.linspace(0.02, 0.60, 59)
 curves = pd.DataFrame([gaps_at(t) for t in grid], index=grid)[GAPS]
-labels = {"selection_rate": "parity (selection rate) gap", "tpr": "TPR gap", "fpr": "FPR gap",
-          "precision": "precision gap"}
+labels = {
+    "selection_rate": "parity (selection rate) gap",
+    "tpr": "TPR gap",
+    "fpr": "FPR gap",
+    "precision": "precision gap",
+}
 styles = {"selection_rate": "-", "tpr": "--", "fpr": ":", "precision": "-."}
 
 fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -111,21 +143,44 @@ for metric in GAPS:
     ax.plot(grid, curves[metric], styles[metric], lw=2, label=labels[metric])
 ax.axhline(0, color="grey", lw=0.8)
 ax.axvline(observed, color="black", lw=1)
-ax.annotate(f"measured\n{observed:.3f}", (observed, 0.15), xytext=(6, 0), textcoords="offset points")
+ax.annotate(
+    f"measured\n{observed:.3f}",
+    (observed, 0.15),
+    xytext=(6, 0),
+    textcoords="offset points",
+)
 ax.axvline(men_rates["base_rate"], color="grey", lw=1, ls="--")
-ax.annotate(f"men's base rate\n{men_rates['base_rate']:.3f}", (men_rates["base_rate"], -0.3),
-            xytext=(6, 0), textcoords="offset points", color="dimgrey")
+ax.annotate(
+    f"men's base rate\n{men_rates['base_rate']:.3f}",
+    (men_rates["base_rate"], -0.3),
+    xytext=(6, 0),
+    textcoords="offset points",
+    color="dimgrey",
+)
 ax.set_xlabel("women's base rate (share with income above $50K), by reweighting")
 ax.set_ylabel("gap, women minus men")
 ax.set_title("Benefits Denial, S2 logistic regression, test rows")
 ax.legend(loc="lower right")
-fig.set_label("Line chart of four women-minus-men gaps against women's base rate from 0.02 to 0.60: the TPR and "
-              "FPR gaps are flat lines, the parity gap rises in a straight line and the precision gap rises "
-              "steeply from large negative values; the measured base rate and men's base rate are marked.")
+fig.set_label(
+    "Line chart of four women-minus-men gaps against women's base rate from 0.02 to "
+    "0.60: the TPR and "
+    "FPR gaps are flat lines, the parity gap rises in a straight line and the "
+    "precision gap rises "
+    "steeply from large negative values; the measured base rate and men's base rate "
+    "are marked."
+)
 
 # %%
 from faircode.metrics import format_gaps, gaps_to_reference
 
-measured = gaps_to_reference(y, pred, sensitive_features=sex, reference="men", metrics=GAPS,
-                             n_boot=1000, random_state=0, confidence=0.95)
+measured = gaps_to_reference(
+    y,
+    pred,
+    sensitive_features=sex,
+    reference="men",
+    metrics=GAPS,
+    n_boot=1000,
+    random_state=0,
+    confidence=0.95,
+)
 show(format_gaps(measured).drop(columns="ratio"))

@@ -8,7 +8,9 @@ from faircode.benchmark import load_audit
 from faircode.models import build_model
 
 FAMILIES = ("random_forest", "logistic_regression")  # a flexible model and a linear one
-data = load_audit("Benefits Denial", strategy="baseline")  # every column: race and native.country are features
+data = load_audit(
+    "Benefits Denial", strategy="baseline"
+)  # every column: race and native.country are features
 X, y = data.X, data.y.to_numpy()
 train, test = data.idx_train, data.idx_test
 
@@ -16,8 +18,10 @@ countries = data.raw["native.country"]
 top_countries = countries[countries != "?"].value_counts().index[:4].tolist()
 held_out = [("race", g) for g in sorted(data.raw["race"].unique())]
 held_out += [("native.country", c) for c in top_countries]
-print(f"{data.name}: {len(y):,} rows, {X.shape[1]} feature columns; "
-      f"the audit's split: {len(train):,} training rows, {len(test):,} test rows")
+print(
+    f"{data.name}: {len(y):,} rows, {X.shape[1]} feature columns; "
+    f"the audit's split: {len(train):,} training rows, {len(test):,} test rows"
+)
 
 
 def fit(family, rows):
@@ -26,7 +30,8 @@ def fit(family, rows):
 
 
 def leave_one_group_out(family):
-    """Per held-out group: which of its test rows a model trained on everyone, and one trained without
+    """Per held-out group: which of its test rows a model trained on everyone, and one
+    trained without
     the group, classify correctly."""
     everyone = fit(family, train)
     right_everyone = everyone.predict(X.iloc[test]) == y[test]
@@ -36,12 +41,18 @@ def leave_one_group_out(family):
         kept = train[~member[train]]
         without = fit(family, kept)
         rows = test[member[test]]
-        results.append({
-            "model": family, "column": column, "group": group,
-            "train_removed": len(train) - len(kept), "kept": kept, "rows": rows,
-            "right_with": right_everyone[member[test]],
-            "right_without": without.predict(X.iloc[rows]) == y[rows],
-        })
+        results.append(
+            {
+                "model": family,
+                "column": column,
+                "group": group,
+                "train_removed": len(train) - len(kept),
+                "kept": kept,
+                "rows": rows,
+                "right_with": right_everyone[member[test]],
+                "right_without": without.predict(X.iloc[rows]) == y[rows],
+            }
+        )
     return results
 
 
@@ -52,13 +63,17 @@ import numpy as np
 import pandas as pd
 from faircode.display import show
 
-MIN_FLIPS = 5  # fewer rows than this changing between the two models: no bootstrap interval
+MIN_FLIPS = (
+    5  # fewer rows than this changing between the two models: no bootstrap interval
+)
 
 
 def paired_change(right_a, right_b, *, n_boot=4000, confidence=0.95, rng):
-    """Accuracy of b minus accuracy of a on the same rows, with a paired percentile bootstrap interval.
+    """Accuracy of b minus accuracy of a on the same rows, with a paired percentile
+    bootstrap interval.
 
-    Each row contributes -1, 0 or +1 to the change. Resampling n rows with replacement is the same as drawing
+    Each row contributes -1, 0 or +1 to the change. Resampling n rows with replacement
+    is the same as drawing
     multinomial counts of those three kinds of row, so all resamples are drawn at once.
     """
     per_row = right_b.astype(int) - right_a.astype(int)
@@ -67,7 +82,13 @@ def paired_change(right_a, right_b, *, n_boot=4000, confidence=0.95, rng):
     resampled = draws @ kinds / len(per_row)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(resampled, [alpha, 1 - alpha])
-    return per_row.mean(), low, high, int((per_row == 1).sum()), int((per_row == -1).sum())
+    return (
+        per_row.mean(),
+        low,
+        high,
+        int((per_row == 1).sum()),
+        int((per_row == -1).sum()),
+    )
 
 
 def interval_text(low, high, gained, lost):
@@ -79,25 +100,40 @@ def interval_text(low, high, gained, lost):
 rng = np.random.default_rng(data.random_state)
 rows = []
 for r in results:
-    change, low, high, gained, lost = paired_change(r["right_with"], r["right_without"], rng=rng)
+    change, low, high, gained, lost = paired_change(
+        r["right_with"], r["right_without"], rng=rng
+    )
     r.update(change=change, low=low, high=high, flips=gained + lost)
-    rows.append({
-        "column": r["column"], "held-out group": r["group"],
-        "train rows removed": f"{r['train_removed']:,}", "test rows": f"{len(r['rows']):,}",
-        "with it": f"{r['right_with'].mean():.3f}", "without it": f"{r['right_without'].mean():.3f}",
-        "change": f"{change:+.3f}", "95% interval": interval_text(low, high, gained, lost),
-        "now right/now wrong": f"{gained}/{lost}",
-    })
+    rows.append(
+        {
+            "column": r["column"],
+            "held-out group": r["group"],
+            "train rows removed": f"{r['train_removed']:,}",
+            "test rows": f"{len(r['rows']):,}",
+            "with it": f"{r['right_with'].mean():.3f}",
+            "without it": f"{r['right_without'].mean():.3f}",
+            "change": f"{change:+.3f}",
+            "95% interval": interval_text(low, high, gained, lost),
+            "now right/now wrong": f"{gained}/{lost}",
+        }
+    )
 table = pd.DataFrame(rows)
-print(f"95% paired bootstrap intervals; none where fewer than {MIN_FLIPS} test rows flipped\n")
+print(
+    f"95% paired bootstrap intervals; none where fewer than {MIN_FLIPS} test rows "
+    "flipped\n"
+)
 for family in FAMILIES:
     part = [r for r in results if r["model"] == family]
     shown = table[[r["model"] == family for r in results]]
-    separated = sum(r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in part)
+    separated = sum(
+        r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in part
+    )
     print(f"{family}: accuracy on the held-out group's test rows")
     show(shown, index=False)
     print(f"intervals that exclude zero: {separated} of {len(part)}\n")
-total = sum(r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in results)
+total = sum(
+    r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in results
+)
 print(f"both models: {total} of {len(results)} intervals exclude zero")
 
 # %%
@@ -112,36 +148,64 @@ for r in results:
     right_control = control.predict(X.iloc[r["rows"]]) == y[r["rows"]]
     size_only, lo1, hi1, *_ = paired_change(r["right_with"], right_control, rng=rng)
     group_part, lo2, hi2, *_ = paired_change(right_control, r["right_without"], rng=rng)
-    print(f"{r['model']}, {r['column']} = {r['group']}: {len(r['kept']):,} training rows left, "
-          f"{len(r['rows']):,} test rows")
-    print(f"  everyone {r['right_with'].mean():.3f} -> random subset of that size {right_control.mean():.3f} "
-          f"({size_only:+.3f} [{lo1:+.3f}, {hi1:+.3f}]) -> without the group {r['right_without'].mean():.3f} "
-          f"({group_part:+.3f} [{lo2:+.3f}, {hi2:+.3f}])")
+    print(
+        f"{r['model']}, {r['column']} = {r['group']}: {len(r['kept']):,} training rows "
+        "left, "
+        f"{len(r['rows']):,} test rows"
+    )
+    print(
+        f"  everyone {r['right_with'].mean():.3f} -> random subset of that size "
+        f"{right_control.mean():.3f} "
+        f"({size_only:+.3f} [{lo1:+.3f}, {hi1:+.3f}]) -> without the group "
+        f"{r['right_without'].mean():.3f} "
+        f"({group_part:+.3f} [{lo2:+.3f}, {hi2:+.3f}])"
+    )
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
 fig, ax = plt.subplots(figsize=(7.2, 7.2))
-labels = [f"{r['group']}\n{r['column'].replace('native.', '')}, n={len(r['rows']):,}"
-          for r in results if r["model"] == "random_forest"]
+labels = [
+    f"{r['group']}\n{r['column'].replace('native.', '')}, n={len(r['rows']):,}"
+    for r in results
+    if r["model"] == "random_forest"
+]
 positions = np.arange(len(labels))[::-1]
 for offset, family, colour in zip((0.15, -0.15), FAMILIES, ("#4477aa", "#ee6677")):
     part = [r for r in results if r["model"] == family]
     for pos, r in zip(positions + offset, part):
         if r["flips"] >= MIN_FLIPS:
-            ax.errorbar(r["change"], pos, xerr=[[r["change"] - r["low"]], [r["high"] - r["change"]]],
-                        fmt="o", color=colour, capsize=3)
+            ax.errorbar(
+                r["change"],
+                pos,
+                xerr=[[r["change"] - r["low"]], [r["high"] - r["change"]]],
+                fmt="o",
+                color=colour,
+                capsize=3,
+            )
         else:
             ax.plot(r["change"], pos, "o", mfc="white", color=colour)
     ax.plot([], [], "o", color=colour, label=family.replace("_", " "))
-ax.plot([], [], "o", mfc="white", color="grey", label=f"fewer than {MIN_FLIPS} rows flipped: no interval")
+ax.plot(
+    [],
+    [],
+    "o",
+    mfc="white",
+    color="grey",
+    label=f"fewer than {MIN_FLIPS} rows flipped: no interval",
+)
 ax.axvline(0, color="grey", lw=0.8)
 n_race = len(held_out) - len(top_countries)
 ax.axhline(positions[n_race] + 0.5, color="lightgrey", lw=0.8, ls="--")
 ax.set_yticks(positions, labels)
-ax.set_xlabel("change in accuracy on the group's test rows\nwhen it is left out of training")
+ax.set_xlabel(
+    "change in accuracy on the group's test rows\nwhen it is left out of training"
+)
 ax.set_title("Benefits Denial: leaving one group out")
 fig.legend(loc="outside lower center", ncol=2)
-fig.set_label("Dot plot of the change in accuracy on each held-out group, race and native country, for a "
-              "random forest and a logistic regression, with 95% paired bootstrap intervals")
+fig.set_label(
+    "Dot plot of the change in accuracy on each held-out group, race and native "
+    "country, for a "
+    "random forest and a logistic regression, with 95% paired bootstrap intervals"
+)

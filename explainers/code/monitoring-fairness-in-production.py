@@ -11,27 +11,44 @@ from faircode.models import build_model
 
 data = load_audit("Benefits Denial")  # S2: core features only
 X, y_all = data.X, data.y.to_numpy()
-model = build_model("logistic_regression", data.random_state).fit(X.iloc[data.idx_train], y_all[data.idx_train])
+model = build_model("logistic_regression", data.random_state).fit(
+    X.iloc[data.idx_train], y_all[data.idx_train]
+)
 
 pool = data.idx_test  # production batches are drawn from these rows only
 score = model.predict_proba(X.iloc[pool])[:, 1]
 pred = (score >= 0.5).astype(int)
 y = y_all[pool]
 woman = data.masks["sex"].to_numpy()[pool] == 1
-managerial = X[["occupation=Exec-managerial", "occupation=Prof-specialty"]].to_numpy()[pool].sum(axis=1) == 1
-tilted = woman & managerial  # the subpopulation the draw moves away from after the change
+managerial = (
+    X[["occupation=Exec-managerial", "occupation=Prof-specialty"]]
+    .to_numpy()[pool]
+    .sum(axis=1)
+    == 1
+)
+tilted = (
+    woman & managerial
+)  # the subpopulation the draw moves away from after the change
 
 WEEKS, BATCH, REF_WEEKS, CHANGE_WEEK, TILT = 26, 200, 8, 14, 0.0
 
-def draw_weeks(n_runs, tilt, seed):
-    """Row positions of each week's batch, shape (n_runs, WEEKS, BATCH), drawn without replacement.
 
-    Weeks before CHANGE_WEEK are a uniform random draw. From CHANGE_WEEK on, the remaining rows are drawn in
-    order of Efraimidis-Spirakis keys log(u) / w, which is sequential sampling without replacement with
-    probability proportional to w; w is `tilt` for the tilted rows and 1 for everyone else.
+def draw_weeks(n_runs, tilt, seed):
+    """Row positions of each week's batch, shape (n_runs, WEEKS, BATCH), drawn without
+    replacement.
+
+    Weeks before CHANGE_WEEK are a uniform random draw. From CHANGE_WEEK on, the
+    remaining rows are drawn in
+    order of Efraimidis-Spirakis keys log(u) / w, which is sequential sampling without
+    replacement with
+    probability proportional to w; w is `tilt` for the tilted rows and 1 for everyone
+    else.
     """
     if not 0 <= tilt <= 1:
-        raise ValueError(f"tilt must lie in [0, 1] (the tilted rows' relative chance of being drawn); got {tilt!r}")
+        raise ValueError(
+            "tilt must lie in [0, 1] (the tilted rows' relative chance of being "
+            f"drawn); got {tilt!r}"
+        )
     rng = np.random.default_rng(seed)
     order = np.argsort(rng.random((n_runs, len(pool))), axis=1)
     before = (CHANGE_WEEK - 1) * BATCH
@@ -40,14 +57,24 @@ def draw_weeks(n_runs, tilt, seed):
     with np.errstate(divide="ignore"):  # weight 0 gives key -inf: drawn last
         keys = np.log(rng.random(rest.shape)) / weight
     rest = np.take_along_axis(rest, np.argsort(-keys, axis=1, kind="stable"), axis=1)
-    stream = np.concatenate([order[:, :before], rest], axis=1)[:, :WEEKS * BATCH]
+    stream = np.concatenate([order[:, :before], rest], axis=1)[:, : WEEKS * BATCH]
     return stream.reshape(n_runs, WEEKS, BATCH)
 
-weeks = draw_weeks(1, TILT, data.random_state)[0]  # the one production run the page follows
-print(f"pool: {len(pool):,} test rows ({woman.sum():,} women, of whom {tilted.sum()} in managerial or "
-      f"professional jobs); {WEEKS} weeks x {BATCH} rows, change from week {CHANGE_WEEK}")
-print(f"selection rate in the pool: men {pred[~woman].mean():.3f}, women {pred[woman].mean():.3f}, "
-      f"women in managerial/professional jobs {pred[tilted].mean():.3f}, other women {pred[woman & ~tilted].mean():.3f}")
+
+weeks = draw_weeks(1, TILT, data.random_state)[
+    0
+]  # the one production run the page follows
+print(
+    f"pool: {len(pool):,} test rows ({woman.sum():,} women, of whom {tilted.sum()} in "
+    "managerial or "
+    f"professional jobs); {WEEKS} weeks x {BATCH} rows, change from week {CHANGE_WEEK}"
+)
+print(
+    f"selection rate in the pool: men {pred[~woman].mean():.3f}, women "
+    f"{pred[woman].mean():.3f}, "
+    f"women in managerial/professional jobs {pred[tilted].mean():.3f}, other women "
+    f"{pred[woman & ~tilted].mean():.3f}"
+)
 
 # %%
 from scipy.stats import ks_2samp
@@ -56,23 +83,33 @@ from faircode.display import show
 
 K, H = 0.5, 5.0  # CUSUM allowance and limit, in standard errors
 
+
 def weekly_counts(batches):
     """Women, men and selected of each, per week: arrays of shape (..., WEEKS)."""
     w, p = woman[batches], pred[batches]
     return w.sum(-1), (~w).sum(-1), (p * w).sum(-1), (p * ~w).sum(-1)
 
-def standardised(n_women, n_men, sel_women, sel_men, statistic):
-    """Weekly z of the gap (statistic="gap") or of women's share ("share") against the reference weeks.
 
-    The standard error is binomial, from the reference rates and the week's counts, with the reference's own
+def standardised(n_women, n_men, sel_women, sel_men, statistic):
+    """Weekly z of the gap (statistic="gap") or of women's share ("share") against the
+    reference weeks.
+
+    The standard error is binomial, from the reference rates and the week's counts, with
+    the reference's own
     error added, since the reference is an estimate too.
     """
     if statistic not in ("gap", "share"):
         raise ValueError(f"statistic must be 'gap' or 'share'; got {statistic!r}")
     ref = slice(0, REF_WEEKS)
-    nw0, nm0 = n_women[..., ref].sum(-1, keepdims=True), n_men[..., ref].sum(-1, keepdims=True)
+    nw0, nm0 = (
+        n_women[..., ref].sum(-1, keepdims=True),
+        n_men[..., ref].sum(-1, keepdims=True),
+    )
     if statistic == "gap":
-        pw0, pm0 = sel_women[..., ref].sum(-1, keepdims=True) / nw0, sel_men[..., ref].sum(-1, keepdims=True) / nm0
+        pw0, pm0 = (
+            sel_women[..., ref].sum(-1, keepdims=True) / nw0,
+            sel_men[..., ref].sum(-1, keepdims=True) / nm0,
+        )
         value = sel_women / n_women - sel_men / n_men
         var_w, var_m = pw0 * (1 - pw0), pm0 * (1 - pm0)
         se = np.sqrt(var_w / n_women + var_m / n_men + var_w / nw0 + var_m / nm0)
@@ -81,71 +118,140 @@ def standardised(n_women, n_men, sel_women, sel_men, statistic):
     n = n_women + n_men
     return (n_women / n - q0) / np.sqrt(q0 * (1 - q0) * (1 / n + 1 / (nw0 + nm0)))
 
+
 def cusum(z, k=K, h=H):
-    """Two-sided CUSUM over the weeks after the reference; returns the alarm flags and the larger sum."""
+    """Two-sided CUSUM over the weeks after the reference; returns the alarm flags and "
+    "the larger sum."""
     up, down = np.zeros(z.shape[:-1]), np.zeros(z.shape[:-1])
     alarm, level = np.zeros(z.shape, bool), np.zeros(z.shape)
     for t in range(REF_WEEKS, z.shape[-1]):
-        up, down = np.maximum(0, up + z[..., t] - k), np.maximum(0, down - z[..., t] - k)
+        up, down = (
+            np.maximum(0, up + z[..., t] - k),
+            np.maximum(0, down - z[..., t] - k),
+        )
         alarm[..., t], level[..., t] = (up > h) | (down > h), np.maximum(up, down)
     return alarm, level
+
 
 n_women, n_men, sel_women, sel_men = weekly_counts(weeks)
 z_gap = standardised(n_women, n_men, sel_women, sel_men, "gap")
 alarm_gap, cusum_gap = cusum(z_gap)
-alarm_share, cusum_share = cusum(standardised(n_women, n_men, sel_women, sel_men, "share"))
+alarm_share, cusum_share = cusum(
+    standardised(n_women, n_men, sel_women, sel_men, "share")
+)
+
 
 def cusum_cell(level, alarm, t):
-    return "ref" if t < REF_WEEKS else f"{level[t]:.1f}" + (" ALARM" if alarm[t] else "")
+    return (
+        "ref" if t < REF_WEEKS else f"{level[t]:.1f}" + (" ALARM" if alarm[t] else "")
+    )
+
 
 ref_rows = weeks[:REF_WEEKS].ravel()
 rows = []
 for t, batch in enumerate(weeks):
     sex = pd.Series(np.where(woman[batch], "women", "men"), name="sex")
-    gap = gaps_to_reference(y[batch], pred[batch], sensitive_features=sex, reference="men",
-                            metrics=["selection_rate"], n_boot=1000, random_state=t).iloc[0]
+    gap = gaps_to_reference(
+        y[batch],
+        pred[batch],
+        sensitive_features=sex,
+        reference="men",
+        metrics=["selection_rate"],
+        n_boot=1000,
+        random_state=t,
+    ).iloc[0]
     ks = ks_2samp(score[batch][woman[batch]], score[ref_rows][woman[ref_rows]])
-    rows.append({"week": t + 1, "men": n_men[t], "women": n_women[t], "share women": n_women[t] / BATCH,
-                 "sel men": sel_men[t] / n_men[t], "sel women": sel_women[t] / n_women[t],
-                 "gap [95% CI]": f"{gap.difference:+.3f} [{gap.difference_lower:+.3f}, {gap.difference_upper:+.3f}]",
-                 "KS women": ks.statistic, "KS p": ks.pvalue,
-                 "CUSUM gap": cusum_cell(cusum_gap, alarm_gap, t),
-                 "CUSUM share": cusum_cell(cusum_share, alarm_share, t)})
+    rows.append(
+        {
+            "week": t + 1,
+            "men": n_men[t],
+            "women": n_women[t],
+            "share women": n_women[t] / BATCH,
+            "sel men": sel_men[t] / n_men[t],
+            "sel women": sel_women[t] / n_women[t],
+            "gap [95% CI]": f"{gap.difference:+.3f} [{gap.difference_lower:+.3f}, "
+            f"{gap.difference_upper:+.3f}]",
+            "KS women": ks.statistic,
+            "KS p": ks.pvalue,
+            "CUSUM gap": cusum_cell(cusum_gap, alarm_gap, t),
+            "CUSUM share": cusum_cell(cusum_share, alarm_share, t),
+        }
+    )
 weekly = pd.DataFrame(rows).set_index("week")
 # Two tables on the same weeks: what was decided, then what the monitors made of it.
-show(weekly[["men", "women", "share women", "sel men", "sel women", "gap [95% CI]"]],
-     formatters={"share women": "{:.2f}".format, "sel men": "{:.3f}".format, "sel women": "{:.3f}".format})
+show(
+    weekly[["men", "women", "share women", "sel men", "sel women", "gap [95% CI]"]],
+    formatters={
+        "share women": "{:.2f}".format,
+        "sel men": "{:.3f}".format,
+        "sel women": "{:.3f}".format,
+    },
+)
 print()
-show(weekly[["KS women", "KS p", "CUSUM gap", "CUSUM share"]],
-     formatters={"KS women": "{:.2f}".format, "KS p": "{:.3f}".format})
-ref_gap = sel_women[:REF_WEEKS].sum() / n_women[:REF_WEEKS].sum() - sel_men[:REF_WEEKS].sum() / n_men[:REF_WEEKS].sum()
+show(
+    weekly[["KS women", "KS p", "CUSUM gap", "CUSUM share"]],
+    formatters={"KS women": "{:.2f}".format, "KS p": "{:.3f}".format},
+)
+ref_gap = (
+    sel_women[:REF_WEEKS].sum() / n_women[:REF_WEEKS].sum()
+    - sel_men[:REF_WEEKS].sum() / n_men[:REF_WEEKS].sum()
+)
+
 
 def first_alarm(alarm):
     return int(np.argmax(alarm)) + 1 if alarm.any() else None
 
-print(f"reference (weeks 1-{REF_WEEKS} pooled): gap {ref_gap:+.3f}, share of women "
-      f"{n_women[:REF_WEEKS].sum() / (REF_WEEKS * BATCH):.3f}; CUSUM k={K:g}, h={H:g}")
-print(f"first alarm on the gap: week {first_alarm(alarm_gap) or 'none'}; "
-      f"on women's share: week {first_alarm(alarm_share) or 'none'}")
+
+print(
+    f"reference (weeks 1-{REF_WEEKS} pooled): gap {ref_gap:+.3f}, share of women "
+    f"{n_women[:REF_WEEKS].sum() / (REF_WEEKS * BATCH):.3f}; CUSUM k={K:g}, h={H:g}"
+)
+print(
+    f"first alarm on the gap: week {first_alarm(alarm_gap) or 'none'}; "
+    f"on women's share: week {first_alarm(alarm_share) or 'none'}"
+)
 
 # %%
 from faircode.metrics import format_rates, group_rates
 
-blocks = {"1-8 (reference)": (1, 8), "9-13": (9, 13), "14-19 (changed)": (14, 19), "20-26 (changed)": (20, 26)}
+blocks = {
+    "1-8 (reference)": (1, 8),
+    "9-13": (9, 13),
+    "14-19 (changed)": (14, 19),
+    "20-26 (changed)": (20, 26),
+}
 positives_women = np.array([(y[b] * woman[b]).sum() for b in weeks])
-print(f"women with the positive outcome per week: median {np.median(positives_women):.0f}, "
-      f"range {positives_women.min()}-{positives_women.max()}")
+print(
+    "women with the positive outcome per week: median "
+    f"{np.median(positives_women):.0f}, "
+    f"range {positives_women.min()}-{positives_women.max()}"
+)
 parts = []
 for name, (first, last) in blocks.items():
-    rows_b = weeks[first - 1:last].ravel()
+    rows_b = weeks[first - 1 : last].ravel()
     sex = pd.Series(np.where(woman[rows_b], "women", "men"), name="sex")
-    table = format_rates(group_rates(y[rows_b], pred[rows_b], sensitive_features=sex, metrics=["tpr", "fpr"],
-                                     n_boot=1000, random_state=0))
+    table = format_rates(
+        group_rates(
+            y[rows_b],
+            pred[rows_b],
+            sensitive_features=sex,
+            metrics=["tpr", "fpr"],
+            n_boot=1000,
+            random_state=0,
+        )
+    )
     table["base rate"] = [y[rows_b][sex == g].mean() for g in table.index]
-    table["managerial share"] = [managerial[rows_b][sex == g].mean() for g in table.index]
-    table.index = pd.MultiIndex.from_product([[f"weeks {name}"], table.index], names=["weeks", "sex"])
+    table["managerial share"] = [
+        managerial[rows_b][sex == g].mean() for g in table.index
+    ]
+    table.index = pd.MultiIndex.from_product(
+        [[f"weeks {name}"], table.index], names=["weeks", "sex"]
+    )
     parts.append(table)
-show(pd.concat(parts), formatters={"base rate": "{:.3f}".format, "managerial share": "{:.3f}".format})
+show(
+    pd.concat(parts),
+    formatters={"base rate": "{:.3f}".format, "managerial share": "{:.3f}".format},
+)
 
 # %%
 N_RUNS = 500
@@ -153,63 +259,126 @@ still = weekly_counts(draw_weeks(N_RUNS, 1.0, seed=1))
 moved = weekly_counts(draw_weeks(N_RUNS, TILT, seed=2))
 monitored = WEEKS - REF_WEEKS
 
+
 def alarms(counts, statistics, h):
-    """CUSUM alarm flags per run and week; with several statistics, an alarm on any of them."""
-    return np.any([cusum(standardised(*counts, statistic), h=h)[0] for statistic in statistics], axis=0)
+    """CUSUM alarm flags per run and week; with several statistics, an alarm on any of "
+    "them."""
+    return np.any(
+        [cusum(standardised(*counts, statistic), h=h)[0] for statistic in statistics],
+        axis=0,
+    )
+
 
 def alarm_summary(statistics, h):
     a_still, a_moved = alarms(still, statistics, h), alarms(moved, statistics, h)
     first = np.where(a_moved.any(-1), a_moved.argmax(-1) + 1, np.inf)
     clean = first >= CHANGE_WEEK  # runs with no alarm before the change
-    delay = first[clean] - CHANGE_WEEK + 1  # weeks of changed data seen when the alarm fires
+    delay = (
+        first[clean] - CHANGE_WEEK + 1
+    )  # weeks of changed data seen when the alarm fires
     median = np.median(delay)
-    return {"monitored": " or ".join(statistics), "h": f"{h:g}",
-            f"false alarm in {monitored} no-change weeks": f"{a_still.any(-1).mean():.2f}",
-            f"false alarm in weeks {REF_WEEKS + 1}-{CHANGE_WEEK - 1}": f"{(~clean).mean():.2f}",
-            "median delay (weeks)": f"{median:.0f}" if np.isfinite(median) else f"> {WEEKS - CHANGE_WEEK + 1}",
-            f"detected by week {WEEKS}": f"{np.isfinite(delay).mean():.2f}"}
+    return {
+        "monitored": " or ".join(statistics),
+        "h": f"{h:g}",
+        f"false alarm in {monitored} no-change weeks": f"{a_still.any(-1).mean():.2f}",
+        f"false alarm in weeks {REF_WEEKS + 1}-{CHANGE_WEEK - 1}": (
+            f"{(~clean).mean():.2f}"
+        ),
+        "median delay (weeks)": f"{median:.0f}"
+        if np.isfinite(median)
+        else f"> {WEEKS - CHANGE_WEEK + 1}",
+        f"detected by week {WEEKS}": f"{np.isfinite(delay).mean():.2f}",
+    }
 
-summary = pd.DataFrame([alarm_summary(["gap"], h) for h in (4.0, 5.0, 6.0, 8.0)]
-                       + [alarm_summary(["share"], h) for h in (5.0, 8.0)] + [alarm_summary(["gap", "share"], H)])
+
+summary = pd.DataFrame(
+    [alarm_summary(["gap"], h) for h in (4.0, 5.0, 6.0, 8.0)]
+    + [alarm_summary(["share"], h) for h in (5.0, 8.0)]
+    + [alarm_summary(["gap", "share"], H)]
+)
 show(summary, index=False)
 
 # %%
 import matplotlib.pyplot as plt
+
 
 def interval_bounds(text):
     point, rest = text.split(" [")
     lower, upper = rest.rstrip("]").split(", ")
     return float(point), float(lower), float(upper)
 
+
 bounds = np.array([interval_bounds(s) for s in weekly["gap [95% CI]"]])
 week_no = weekly.index.to_numpy()
-fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 7.8), sharex=True, height_ratios=[3, 2])
-top.errorbar(week_no, bounds[:, 0], yerr=[bounds[:, 0] - bounds[:, 1], bounds[:, 2] - bounds[:, 0]], fmt="o",
-             color="tab:blue", capsize=2, label="weekly gap, 95% bootstrap interval")
+fig, (top, bottom) = plt.subplots(
+    2, 1, figsize=(7.2, 7.8), sharex=True, height_ratios=[3, 2]
+)
+top.errorbar(
+    week_no,
+    bounds[:, 0],
+    yerr=[bounds[:, 0] - bounds[:, 1], bounds[:, 2] - bounds[:, 0]],
+    fmt="o",
+    color="tab:blue",
+    capsize=2,
+    label="weekly gap, 95% bootstrap interval",
+)
 top.axhline(ref_gap, color="black", lw=1, label=f"reference gap, weeks 1-{REF_WEEKS}")
 for ax in (top, bottom):
     ax.axvspan(0.5, REF_WEEKS + 0.5, color="0.92")
     ax.axvline(CHANGE_WEEK - 0.5, color="grey", ls="--", lw=1)
-    for alarm, colour, name in [(alarm_gap, "tab:red", "gap"), (alarm_share, "tab:purple", "women's share")]:
+    for alarm, colour, name in [
+        (alarm_gap, "tab:red", "gap"),
+        (alarm_share, "tab:purple", "women's share"),
+    ]:
         if alarm.any():
-            ax.axvline(first_alarm(alarm), color=colour, lw=1.5,
-                       label=f"first CUSUM alarm on {name} (week {first_alarm(alarm)})" if ax is top else None)
+            ax.axvline(
+                first_alarm(alarm),
+                color=colour,
+                lw=1.5,
+                label=f"first CUSUM alarm on {name} (week {first_alarm(alarm)})"
+                if ax is top
+                else None,
+            )
 top.set_ylabel("selection-rate gap\n(women minus men)")
-top.set_title(f"Benefits Denial, simulated weekly batches of 200\n(the draw tilts from week {CHANGE_WEEK})")
+top.set_title(
+    "Benefits Denial, simulated weekly batches of 200\n(the draw tilts from week "
+    f"{CHANGE_WEEK})"
+)
 top.set_ylim(-0.38, 0.15)
 top.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=1)
 significant = weekly["KS p"].to_numpy() < 0.01
 bottom.plot(week_no, weekly["KS women"], "-", color="tab:orange")
-bottom.plot(week_no[significant], weekly["KS women"][significant], "s", color="tab:orange", label="p < 0.01")
-bottom.plot(week_no[~significant], weekly["KS women"][~significant], "o", mfc="white", color="tab:orange",
-            label="p >= 0.01")
+bottom.plot(
+    week_no[significant],
+    weekly["KS women"][significant],
+    "s",
+    color="tab:orange",
+    label="p < 0.01",
+)
+bottom.plot(
+    week_no[~significant],
+    weekly["KS women"][~significant],
+    "o",
+    mfc="white",
+    color="tab:orange",
+    label="p >= 0.01",
+)
 bottom.set_ylabel("KS statistic, women's\nscores vs reference")
 bottom.set_xlabel("week (grey band: reference weeks;\ndashed line: the draw changes)")
 bottom.legend(loc="upper left", ncol=2)
-alarm_text = "; ".join(f"the CUSUM on {name} " + (f"first fires in week {first_alarm(a)}" if a.any() else "never fires")
-                       for a, name in [(alarm_gap, "the gap"), (alarm_share, "women's share")])
-fig.set_label(f"Two panels over {WEEKS} weeks. Top: the weekly selection-rate gap between women and men with 95% "
-              f"bootstrap intervals, scattered around the pooled reference gap of {ref_gap:+.3f} before and after "
-              f"the draw changes in week {CHANGE_WEEK}; {alarm_text}. Bottom: the Kolmogorov-Smirnov statistic "
-              f"comparing each week's scores of women with the reference weeks', with weeks of p below 0.01 "
-              f"marked ({', '.join(str(w) for w in week_no[significant]) or 'none'}).")
+alarm_text = "; ".join(
+    f"the CUSUM on {name} "
+    + (f"first fires in week {first_alarm(a)}" if a.any() else "never fires")
+    for a, name in [(alarm_gap, "the gap"), (alarm_share, "women's share")]
+)
+fig.set_label(
+    f"Two panels over {WEEKS} weeks. Top: the weekly selection-rate gap between women "
+    "and men with 95% "
+    f"bootstrap intervals, scattered around the pooled reference gap of {ref_gap:+.3f} "
+    "before and after "
+    f"the draw changes in week {CHANGE_WEEK}; {alarm_text}. Bottom: the "
+    "Kolmogorov-Smirnov statistic "
+    "comparing each week's scores of women with the reference weeks', with weeks of p "
+    "below 0.01 "
+    f"marked ({', '.join(str(w) for w in week_no[significant]) or 'none'})."
+)

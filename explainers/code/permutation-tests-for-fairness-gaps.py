@@ -12,22 +12,29 @@ from faircode import load_audit
 from faircode.metrics import gaps_to_reference
 from faircode.models import build_model
 
-N_PERM = 1999   # shuffles per test; the smallest attainable p-value is 1 / (N_PERM + 1)
-N_BOOT = 2000   # bootstrap resamples per interval
+N_PERM = 1999  # shuffles per test; the smallest attainable p-value is 1 / (N_PERM + 1)
+N_BOOT = 2000  # bootstrap resamples per interval
 SEED = 0
 METRICS = ["selection_rate", "tpr", "fpr"]
-CLASS_OF = {"selection_rate": None, "tpr": 1, "fpr": 0}  # rows each rate is computed on (None: all rows)
+CLASS_OF = {
+    "selection_rate": None,
+    "tpr": 1,
+    "fpr": 0,
+}  # rows each rate is computed on (None: all rows)
 
 
 def test_set(audit):
-    """S2 logistic regression fitted on the audit's training rows: its test labels, decisions and the
+    """S2 logistic regression fitted on the audit's training rows: its test labels,
+    decisions and the
     protected attributes' 0/1 masks on the test rows, plus the loaded audit."""
     data = load_audit(audit, "S2")
     model = build_model("logistic_regression", data.random_state)
     model.fit(data.X.iloc[data.idx_train], data.y.iloc[data.idx_train])
     y_true = data.y.iloc[data.idx_test].to_numpy()
     y_pred = model.predict(data.X.iloc[data.idx_test])
-    masks = {name: mask.iloc[data.idx_test].to_numpy() for name, mask in data.masks.items()}
+    masks = {
+        name: mask.iloc[data.idx_test].to_numpy() for name, mask in data.masks.items()
+    }
     return y_true, y_pred, masks, data
 
 
@@ -40,58 +47,95 @@ def rows_of(y_true, metric):
 
 
 def group_gap(member, decision):
-    """Positive-decision rate of the group minus that of everyone else. `member` is one 0/1 vector or a matrix
-    holding one assignment of group labels per row; all rows of the matrix are handled in one product."""
+    """Positive-decision rate of the group minus that of everyone else. `member` is one
+    0/1 vector or a matrix
+    holding one assignment of group labels per row; all rows of the matrix are handled
+    in one product."""
     member = np.asarray(member, np.float32)
     decision = np.asarray(decision, np.float32)
     inside = member.sum(axis=-1, dtype=np.float64)
-    hits = (member @ decision).astype(np.float64)  # 0/1 sums below 2**24 are exact in float32
-    return hits / inside - (decision.sum(dtype=np.float64) - hits) / (len(decision) - inside)
+    hits = (member @ decision).astype(
+        np.float64
+    )  # 0/1 sums below 2**24 are exact in float32
+    return hits / inside - (decision.sum(dtype=np.float64) - hits) / (
+        len(decision) - inside
+    )
 
 
-def permutation_test(member, y_true, y_pred, metric, *, n_perm=N_PERM, seed=SEED, chunk=1000):
-    """Observed gap and its permutation distribution. The parity gap shuffles the group labels over all rows;
-    the TPR (FPR) gap shuffles them among the positives (negatives) only, i.e. within the true class."""
+def permutation_test(
+    member, y_true, y_pred, metric, *, n_perm=N_PERM, seed=SEED, chunk=1000
+):
+    """Observed gap and its permutation distribution. The parity gap shuffles the group
+    labels over all rows;
+    the TPR (FPR) gap shuffles them among the positives (negatives) only, i.e. within
+    the true class."""
     rows = rows_of(y_true, metric)
     labels = np.asarray(member, np.float32)[rows]
     decision = np.asarray(y_pred)[rows]
     rng = np.random.default_rng(seed)
-    null = np.concatenate([
-        # numpy's Generator.permuted shuffles every row of the matrix independently: many permutations at once
-        group_gap(rng.permuted(np.tile(labels, (min(chunk, n_perm - start), 1)), axis=1), decision)
-        for start in range(0, n_perm, chunk)])
+    null = np.concatenate(
+        [
+            # numpy's Generator.permuted shuffles every row of the matrix
+            # independently: many permutations at once
+            group_gap(
+                rng.permuted(np.tile(labels, (min(chunk, n_perm - start), 1)), axis=1),
+                decision,
+            )
+            for start in range(0, n_perm, chunk)
+        ]
+    )
     return group_gap(labels, decision), null
 
 
 def p_value(observed, null):
-    """Two-sided Monte Carlo p-value with the +1 correction (Phipson and Smyth, 2010); never 0."""
+    """Two-sided Monte Carlo p-value with the +1 correction (Phipson and Smyth, 2010); "
+    "never 0."""
     return (1 + np.count_nonzero(np.abs(null) >= np.abs(observed))) / (1 + len(null))
 
 
 def test_table(y_true, y_pred, member, group_name):
-    """Observed gap, permutation p-value and null spread beside the bootstrap interval, one row per metric."""
+    """Observed gap, permutation p-value and null spread beside the bootstrap "
+    "interval, one row per metric."""
     names = np.where(np.asarray(member) == 1, group_name, "everyone else")
-    boot = gaps_to_reference(y_true, y_pred, sensitive_features={"group": names}, reference="everyone else",
-                             metrics=METRICS, n_boot=N_BOOT, random_state=SEED, min_count=0).droplevel("group")
+    boot = gaps_to_reference(
+        y_true,
+        y_pred,
+        sensitive_features={"group": names},
+        reference="everyone else",
+        metrics=METRICS,
+        n_boot=N_BOOT,
+        random_state=SEED,
+        min_count=0,
+    ).droplevel("group")
     rows, nulls = [], {}
     for metric in METRICS:
         observed, null = permutation_test(member, y_true, y_pred, metric)
         nulls[metric] = (observed, null)
         low, high = np.percentile(null, [2.5, 97.5])
         inside = rows_of(y_true, metric) & (np.asarray(member) == 1)
-        rows.append({"metric": metric, "group n": int(inside.sum()),
-                     "rest n": int(rows_of(y_true, metric).sum() - inside.sum()),
-                     "gap": f"{observed:+.3f}", "p-value": f"{p_value(observed, null):.4f}",
-                     "null sd": f"{null.std():.3f}", "null middle 95%": f"[{low:+.3f}, {high:+.3f}]",
-                     "bootstrap 95%": f"[{boot.loc[metric, 'difference_lower']:+.3f}, "
-                                      f"{boot.loc[metric, 'difference_upper']:+.3f}]"})
+        rows.append(
+            {
+                "metric": metric,
+                "group n": int(inside.sum()),
+                "rest n": int(rows_of(y_true, metric).sum() - inside.sum()),
+                "gap": f"{observed:+.3f}",
+                "p-value": f"{p_value(observed, null):.4f}",
+                "null sd": f"{null.std():.3f}",
+                "null middle 95%": f"[{low:+.3f}, {high:+.3f}]",
+                "bootstrap 95%": f"[{boot.loc[metric, 'difference_lower']:+.3f}, "
+                f"{boot.loc[metric, 'difference_upper']:+.3f}]",
+            }
+        )
     return pd.DataFrame(rows).set_index("metric"), nulls
 
 
 g_true, g_pred, g_masks, german = test_set("German Credit Lending")
 table, german_nulls = test_table(g_true, g_pred, g_masks["age"], "under 30")
-print(f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows; under 30 vs everyone else;\n"
-      f"{N_PERM:,} shuffles per test, {N_BOOT:,} bootstrap resamples\n")
+print(
+    f"German Credit Lending, S2 logistic regression, {len(g_true)} test rows; under 30 "
+    "vs everyone else;\n"
+    f"{N_PERM:,} shuffles per test, {N_BOOT:,} bootstrap resamples\n"
+)
 show(table)
 
 # %%
@@ -99,22 +143,30 @@ from scipy.stats import hypergeom
 
 member = g_masks["age"]
 n, n_group, approved = len(g_pred), int(member.sum()), int(g_pred.sum())
-expected = n_group * approved / n                      # approvals in the group when the gap is 0
+expected = n_group * approved / n  # approvals in the group when the gap is 0
 observed_count = int(g_pred[member == 1].sum())
 counts = np.arange(max(0, approved - (n - n_group)), min(approved, n_group) + 1)
 extreme = np.abs(counts - expected) >= np.abs(observed_count - expected) - 1e-9
 exact = hypergeom.pmf(counts[extreme], n, approved, n_group).sum()
 estimate = p_value(*german_nulls["selection_rate"])
-print(f"parity gap, under 30: exact permutation p-value {exact:.4f}; from {N_PERM:,} shuffles {estimate:.4f}; "
-      f"Monte Carlo standard error {np.sqrt(exact * (1 - exact) / N_PERM):.4f}")
+print(
+    f"parity gap, under 30: exact permutation p-value {exact:.4f}; from {N_PERM:,} "
+    f"shuffles {estimate:.4f}; "
+    f"Monte Carlo standard error {np.sqrt(exact * (1 - exact) / N_PERM):.4f}"
+)
 
 # %%
 b_true, b_pred, b_masks, benefits = test_set("Benefits Denial")
 benefits_nulls = {}
-print(f"Benefits Denial, S2 logistic regression, {len(b_true):,} test rows; each group vs everyone else\n")
+print(
+    f"Benefits Denial, S2 logistic regression, {len(b_true):,} test rows; each group "
+    "vs everyone else\n"
+)
 for attribute in ["sex", "race"]:
     group_name = benefits.manifest.protected[attribute].group
-    table, benefits_nulls[attribute] = test_table(b_true, b_pred, b_masks[attribute], group_name)
+    table, benefits_nulls[attribute] = test_table(
+        b_true, b_pred, b_masks[attribute], group_name
+    )
     print(f"{attribute}: {group_name}")
     show(table)
     print()
@@ -123,27 +175,49 @@ for attribute in ["sex", "race"]:
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(2, 3, figsize=(7.2, 6.6))
-panels = [("German Credit:\nunder 30", g_true, g_pred, g_masks["age"], german_nulls),
-          ("Benefits Denial:\nwomen", b_true, b_pred, b_masks["sex"], benefits_nulls["sex"])]
+panels = [
+    ("German Credit:\nunder 30", g_true, g_pred, g_masks["age"], german_nulls),
+    ("Benefits Denial:\nwomen", b_true, b_pred, b_masks["sex"], benefits_nulls["sex"]),
+]
 for row, (title, y_true, y_pred, member, nulls) in zip(axes, panels):
     names = np.where(member == 1, "group", "rest")
-    boot = gaps_to_reference(y_true, y_pred, sensitive_features={"g": names}, reference="rest", metrics=METRICS,
-                             n_boot=N_BOOT, random_state=SEED, min_count=0).droplevel("g")
+    boot = gaps_to_reference(
+        y_true,
+        y_pred,
+        sensitive_features={"g": names},
+        reference="rest",
+        metrics=METRICS,
+        n_boot=N_BOOT,
+        random_state=SEED,
+        min_count=0,
+    ).droplevel("g")
     for ax, metric in zip(row, METRICS):
         observed, null = nulls[metric]
         ax.hist(null, bins=30, color="0.7", label="permutation distribution")
-        ax.axvspan(boot.loc[metric, "difference_lower"], boot.loc[metric, "difference_upper"], color="tab:blue",
-                   alpha=0.15, label="bootstrap 95% interval")
+        ax.axvspan(
+            boot.loc[metric, "difference_lower"],
+            boot.loc[metric, "difference_upper"],
+            color="tab:blue",
+            alpha=0.15,
+            label="bootstrap 95% interval",
+        )
         ax.axvline(observed, color="tab:red", lw=2, label="observed gap")
         ax.axvline(-observed, color="tab:red", lw=1, ls=":")
-        ax.set_title(f"{metric.replace('_rate', '')} gap\np = {p_value(observed, null):.4f}")
+        ax.set_title(
+            f"{metric.replace('_rate', '')} gap\np = {p_value(observed, null):.4f}"
+        )
         ax.set_yticks([])
         ax.xaxis.set_major_locator(plt.MaxNLocator(3))
     row[0].set_ylabel(title)
 fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=2)
-fig.set_label("Six histograms of permuted gaps, centred on zero, for the selection-rate, TPR and FPR gaps of "
-              "the under-30 group in German Credit Lending (top) and of women in Benefits Denial (bottom), with "
-              "the observed gap as a red line, its mirror image dotted, and the bootstrap interval shaded.")
+fig.set_label(
+    "Six histograms of permuted gaps, centred on zero, for the selection-rate, TPR and "
+    "FPR gaps of "
+    "the under-30 group in German Credit Lending (top) and of women in Benefits Denial "
+    "(bottom), with "
+    "the observed gap as a red line, its mirror image dotted, and the bootstrap "
+    "interval shaded."
+)
 
 # %%
 from scipy.stats import false_discovery_control
@@ -152,11 +226,15 @@ ALPHA = 0.05
 
 
 def holm(p_values):
-    """Holm's step-down adjustment: the k-th smallest p-value is multiplied by (m - k + 1), then made
-    non-decreasing in that order and capped at 1 (written out here: scipy has only the FDR adjustments)."""
+    """Holm's step-down adjustment: the k-th smallest p-value is multiplied by (m - k +
+    1), then made
+    non-decreasing in that order and capped at 1 (written out here: scipy has only the
+    FDR adjustments)."""
     p_values = np.asarray(p_values, float)
     order = np.argsort(p_values, kind="stable")
-    stepped = np.maximum.accumulate((len(p_values) - np.arange(len(p_values))) * p_values[order])
+    stepped = np.maximum.accumulate(
+        (len(p_values) - np.arange(len(p_values))) * p_values[order]
+    )
     adjusted = np.empty_like(p_values)
     adjusted[order] = np.minimum(stepped, 1.0)
     return adjusted
@@ -164,24 +242,54 @@ def holm(p_values):
 
 records, left_out = [], {}
 for attribute in benefits.masks:
-    # Rows whose group is unknown (native country "?") are in neither group: left out of that attribute's tests.
+    # Rows whose group is unknown (native country "?") are in neither group: left
+    # out of that attribute's tests.
     known = ~np.isnan(b_masks[attribute])
     left_out[attribute] = int((~known).sum())
     if attribute not in benefits_nulls:
-        _, benefits_nulls[attribute] = test_table(b_true[known], b_pred[known], b_masks[attribute][known], "group")
+        _, benefits_nulls[attribute] = test_table(
+            b_true[known], b_pred[known], b_masks[attribute][known], "group"
+        )
     for metric, (observed, null) in benefits_nulls[attribute].items():
-        records.append({"group": benefits.manifest.protected[attribute].group, "metric": metric,
-                        "group n": int((rows_of(b_true[known], metric) & (b_masks[attribute][known] == 1)).sum()),
-                        "gap": observed, "p-value": p_value(observed, null)})
+        records.append(
+            {
+                "group": benefits.manifest.protected[attribute].group,
+                "metric": metric,
+                "group n": int(
+                    (
+                        rows_of(b_true[known], metric)
+                        & (b_masks[attribute][known] == 1)
+                    ).sum()
+                ),
+                "gap": observed,
+                "p-value": p_value(observed, null),
+            }
+        )
 family = pd.DataFrame(records).set_index(["group", "metric"])
 family["Holm"] = holm(family["p-value"])
 family["BH"] = false_discovery_control(family["p-value"], method="bh")
-print(f"Benefits Denial: {len(family)} tests, each group vs the rest, {N_PERM:,} shuffles each; left out as "
-      "unknown: " + ", ".join(f"{a} {n} rows" for a, n in left_out.items() if n) + "\n")
-show(family, formatters={"gap": "{:+.3f}".format, "p-value": "{:.4f}".format,
-                         "Holm": "{:.4f}".format, "BH": "{:.4f}".format})
-print(f"\nbelow {ALPHA}: unadjusted {int((family['p-value'] < ALPHA).sum())}, "
-      f"Holm {int((family['Holm'] < ALPHA).sum())}, BH {int((family['BH'] < ALPHA).sum())} of {len(family)}")
+print(
+    f"Benefits Denial: {len(family)} tests, each group vs the rest, {N_PERM:,} "
+    "shuffles each; left out as "
+    "unknown: " + ", ".join(f"{a} {n} rows" for a, n in left_out.items() if n) + "\n"
+)
+show(
+    family,
+    formatters={
+        "gap": "{:+.3f}".format,
+        "p-value": "{:.4f}".format,
+        "Holm": "{:.4f}".format,
+        "BH": "{:.4f}".format,
+    },
+)
+print(
+    f"\nbelow {ALPHA}: unadjusted {int((family['p-value'] < ALPHA).sum())}, "
+    f"Holm {int((family['Holm'] < ALPHA).sum())}, BH "
+    f"{int((family['BH'] < ALPHA).sum())} of {len(family)}"
+)
 m = len(family)
-print(f"if every null held and the {m} tests were independent: P(at least one p < {ALPHA}) = "
-      f"1 - {1 - ALPHA:.2f}^{m} = {1 - (1 - ALPHA) ** m:.3f}")
+print(
+    f"if every null held and the {m} tests were independent: P(at least one p < "
+    f"{ALPHA}) = "
+    f"1 - {1 - ALPHA:.2f}^{m} = {1 - (1 - ALPHA) ** m:.3f}"
+)

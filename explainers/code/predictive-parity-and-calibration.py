@@ -11,15 +11,20 @@ from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group
 from faircode.models import build_model
 from faircode.display import show
 
-# For each audit: the attribute, the label of its group (mask == 1) and of the reference group.
-AUDITS = {"Benefits Denial": ("sex", "women", "men"), "German Credit Lending": ("age", "under 30", "30 and over")}
+# For each audit: the attribute, the label of its group (mask == 1) and of the
+# reference group.
+AUDITS = {
+    "Benefits Denial": ("sex", "women", "men"),
+    "German Credit Lending": ("age", "under 30", "30 and over"),
+}
 runs = {}
 for audit, (attr, group, reference) in AUDITS.items():
     for strategy in ("S2", "baseline"):
         data = load_audit(audit, strategy)
         y, test = data.y.to_numpy(), data.idx_test
-        model = build_model("logistic_regression", data.random_state).fit(data.X.iloc[data.idx_train],
-                                                                          y[data.idx_train])
+        model = build_model("logistic_regression", data.random_state).fit(
+            data.X.iloc[data.idx_train], y[data.idx_train]
+        )
         runs[audit, strategy] = {
             "y": y[test],
             "score": model.predict_proba(data.X.iloc[test])[:, 1],
@@ -31,18 +36,47 @@ PREDICTIVE = ["precision", "npv"]
 for audit, (attr, group, reference) in AUDITS.items():
     run = runs[audit, "S2"]
     y, pred, groups = run["y"], (run["score"] >= 0.5).astype(int), {attr: run["group"]}
-    shown = format_rates(group_rates(y, pred, sensitive_features=groups, metrics=PREDICTIVE, n_boot=1000,
-                                     random_state=0))
-    gaps = format_gaps(gaps_to_reference(y, pred, sensitive_features=groups, reference=reference,
-                                         metrics=PREDICTIVE, n_boot=1000, random_state=0))["difference"]
+    shown = format_rates(
+        group_rates(
+            y,
+            pred,
+            sensitive_features=groups,
+            metrics=PREDICTIVE,
+            n_boot=1000,
+            random_state=0,
+        )
+    )
+    gaps = format_gaps(
+        gaps_to_reference(
+            y,
+            pred,
+            sensitive_features=groups,
+            reference=reference,
+            metrics=PREDICTIVE,
+            n_boot=1000,
+            random_state=0,
+        )
+    )["difference"]
     for label in (reference, group):
-        rows.append({"audit": audit, "group": label, "n": str((run["group"] == label).sum()),
-                     "predicted +": str(shown.loc[label, "predicted positives"]),
-                     "PPV": shown.loc[label, "precision"],
-                     "predicted -": str(shown.loc[label, "predicted negatives"]),
-                     "NPV": shown.loc[label, "npv"]})
-    rows.append({"audit": audit, "group": f"{group} minus {reference}",
-                 "PPV": gaps.xs("precision", level="metric").iloc[0], "NPV": gaps.xs("npv", level="metric").iloc[0]})
+        rows.append(
+            {
+                "audit": audit,
+                "group": label,
+                "n": str((run["group"] == label).sum()),
+                "predicted +": str(shown.loc[label, "predicted positives"]),
+                "PPV": shown.loc[label, "precision"],
+                "predicted -": str(shown.loc[label, "predicted negatives"]),
+                "NPV": shown.loc[label, "npv"],
+            }
+        )
+    rows.append(
+        {
+            "audit": audit,
+            "group": f"{group} minus {reference}",
+            "PPV": gaps.xs("precision", level="metric").iloc[0],
+            "NPV": gaps.xs("npv", level="metric").iloc[0],
+        }
+    )
 table = pd.DataFrame(rows).set_index(["audit", "group"]).fillna("")
 show(table)
 
@@ -52,20 +86,32 @@ import pandas as pd
 from sklearn.calibration import calibration_curve
 from faircode.metrics import group_rates
 
-BINS = {"Benefits Denial": 10, "German Credit Lending": 5}  # fixed-width bins; German has 200 test rows
+BINS = {
+    "Benefits Denial": 10,
+    "German Credit Lending": 5,
+}  # fixed-width bins; German has 200 test rows
 
 
 def score_bins(score, n_bins):
-    """Bin index of each score on n_bins equal-width bins of [0, 1], with scikit-learn's edge rule."""
+    """Bin index of each score on n_bins equal-width bins of [0, 1], with "
+    "scikit-learn's edge rule."""
     return np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], score)
 
 
 def reliability(run, n_bins):
-    """Rows, mean score and observed rate (Wilson interval, too-small flag) per group and score bin."""
+    """Rows, mean score and observed rate (Wilson interval, too-small flag) per group "
+    "and score bin."""
     bins = score_bins(run["score"], n_bins)
-    labels = np.array([f"{b / n_bins:.1f}-{(b + 1) / n_bins:.1f}" for b in range(n_bins)])[bins]
-    rates = group_rates(run["y"], run["y"], sensitive_features={"group": run["group"], "bin": labels},
-                        metrics=["base_rate"], interval="wilson").droplevel("metric")
+    labels = np.array(
+        [f"{b / n_bins:.1f}-{(b + 1) / n_bins:.1f}" for b in range(n_bins)]
+    )[bins]
+    rates = group_rates(
+        run["y"],
+        run["y"],
+        sensitive_features={"group": run["group"], "bin": labels},
+        metrics=["base_rate"],
+        interval="wilson",
+    ).droplevel("metric")
     mean_score = pd.Series(run["score"]).groupby([run["group"], labels]).mean()
     return rates.assign(mean_score=mean_score.reindex(rates.index)).query("count > 0")
 
@@ -76,16 +122,27 @@ for audit, n_bins in BINS.items():
     curves[audit] = reliability(run, n_bins)
     for label in np.unique(run["group"]):
         mask = run["group"] == label
-        observed, predicted = calibration_curve(run["y"][mask], run["score"][mask], n_bins=n_bins)
+        observed, predicted = calibration_curve(
+            run["y"][mask], run["score"][mask], n_bins=n_bins
+        )
         mine = curves[audit].loc[label]
-        largest = max(largest, np.abs(mine["rate"] - observed).max(), np.abs(mine["mean_score"] - predicted).max())
-    shown = pd.DataFrame({
-        "rows": curves[audit]["count"],
-        "mean score": curves[audit]["mean_score"].map("{:.3f}".format),
-        "observed": curves[audit]["rate"].map("{:.3f}".format),
-        "95% Wilson": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in curves[audit][["lower", "upper"]].to_numpy()],
-        "flag": np.where(curves[audit]["too_small"], "too small (< 30 rows)", ""),
-    })
+        largest = max(
+            largest,
+            np.abs(mine["rate"] - observed).max(),
+            np.abs(mine["mean_score"] - predicted).max(),
+        )
+    shown = pd.DataFrame(
+        {
+            "rows": curves[audit]["count"],
+            "mean score": curves[audit]["mean_score"].map("{:.3f}".format),
+            "observed": curves[audit]["rate"].map("{:.3f}".format),
+            "95% Wilson": [
+                f"[{lo:.3f}, {hi:.3f}]"
+                for lo, hi in curves[audit][["lower", "upper"]].to_numpy()
+            ],
+            "flag": np.where(curves[audit]["too_small"], "too small (< 30 rows)", ""),
+        }
+    )
     print(f"{audit}, S2 logistic regression, test rows")
     show(shown)
     print()
@@ -95,16 +152,41 @@ print(f"largest difference from sklearn.calibration.calibration_curve: {largest:
 import matplotlib.pyplot as plt
 
 for audit, (attr, group, reference) in AUDITS.items():
-    fig, (ax, bars) = plt.subplots(2, 1, figsize=(6, 6.4), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+    fig, (ax, bars) = plt.subplots(
+        2, 1, figsize=(6, 6.4), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
+    )
     ax.plot([0, 1], [0, 1], color="grey", lw=1, ls=":", label="perfect calibration")
-    for offset, (label, color) in zip((-0.006, 0.006), ((reference, "tab:blue"), (group, "tab:orange"))):
+    for offset, (label, color) in zip(
+        (-0.006, 0.006), ((reference, "tab:blue"), (group, "tab:orange"))
+    ):
         cells = curves[audit].loc[label]
         big = ~cells["too_small"].to_numpy()
         err = [cells["rate"] - cells["lower"], cells["upper"] - cells["rate"]]
-        ax.errorbar(cells["mean_score"] + offset, cells["rate"], yerr=err, fmt="none", ecolor=color, alpha=0.6)
-        ax.plot(cells["mean_score"][big], cells["rate"][big], "o-", color=color, label=label)
-        ax.plot(cells["mean_score"][~big], cells["rate"][~big], "o", mfc="white", color=color)
-        bars.bar(cells["mean_score"] + offset * 3, cells["count"], width=0.03, color=color, alpha=0.7)
+        ax.errorbar(
+            cells["mean_score"] + offset,
+            cells["rate"],
+            yerr=err,
+            fmt="none",
+            ecolor=color,
+            alpha=0.6,
+        )
+        ax.plot(
+            cells["mean_score"][big], cells["rate"][big], "o-", color=color, label=label
+        )
+        ax.plot(
+            cells["mean_score"][~big],
+            cells["rate"][~big],
+            "o",
+            mfc="white",
+            color=color,
+        )
+        bars.bar(
+            cells["mean_score"] + offset * 3,
+            cells["count"],
+            width=0.03,
+            color=color,
+            alpha=0.7,
+        )
     ax.set_ylabel("observed outcome rate (95% Wilson)")
     ax.set_xlim(0, 1), ax.set_ylim(-0.02, 1.02)
     ax.plot([], [], "o", mfc="white", color="grey", label="bin under 30 rows")
@@ -112,9 +194,13 @@ for audit, (attr, group, reference) in AUDITS.items():
     ax.set_title(f"{audit}: S2 logistic regression, by {attr}")
     bars.set_ylabel("rows in bin")
     bars.set_xlabel("mean score in bin")
-    fig.set_label(f"Reliability diagram for {audit}: observed outcome rate against mean score per score bin for "
-                  f"{reference} and {group}, with 95% Wilson intervals, hollow markers for bins under 30 rows, the "
-                  f"diagonal of perfect calibration, and a bar panel of rows per bin.")
+    fig.set_label(
+        f"Reliability diagram for {audit}: observed outcome rate against mean score "
+        "per score bin for "
+        f"{reference} and {group}, with 95% Wilson intervals, hollow markers for bins "
+        "under 30 rows, the "
+        f"diagonal of perfect calibration, and a bar panel of rows per bin."
+    )
 
 # %%
 import numpy as np
@@ -123,10 +209,13 @@ from sklearn.metrics import brier_score_loss
 
 
 def ece(y, bins, score, n_bins):
-    """Expected calibration error over fixed bins; y may be a matrix of simulated outcomes (one row each)."""
+    """Expected calibration error over fixed bins; y may be a matrix of simulated "
+    "outcomes (one row each)."""
     onehot = np.eye(n_bins)[bins]
     count = onehot.sum(axis=0)
-    gap = np.abs(np.atleast_2d(y) @ onehot - score @ onehot)  # |sum of outcomes - sum of scores| per bin
+    gap = np.abs(
+        np.atleast_2d(y) @ onehot - score @ onehot
+    )  # |sum of outcomes - sum of scores| per bin
     return gap.sum(axis=-1) / count.sum()
 
 
@@ -140,11 +229,26 @@ for (audit, strategy), run in runs.items():
         y, score = run["y"][mask], run["score"][mask]
         bins = score_bins(score, n_bins)
         simulated = (rng.random((1000, mask.sum())) < score).astype(float)
-        rows.append({"audit": audit, "model": strategy, "group": label, "n": int(mask.sum()),
-                     "positives": int(y.sum()), "base rate": y.mean(), "mean score": score.mean(),
-                     "Brier": brier_score_loss(y, score), "ECE": ece(y, bins, score, n_bins)[0],
-                     "ECE if calibrated (95%)": np.quantile(ece(simulated, bins, score, n_bins), 0.95)})
-show(pd.DataFrame(rows).set_index(["audit", "model", "group"]), float_format=lambda v: f"{v:.3f}")
+        rows.append(
+            {
+                "audit": audit,
+                "model": strategy,
+                "group": label,
+                "n": int(mask.sum()),
+                "positives": int(y.sum()),
+                "base rate": y.mean(),
+                "mean score": score.mean(),
+                "Brier": brier_score_loss(y, score),
+                "ECE": ece(y, bins, score, n_bins)[0],
+                "ECE if calibrated (95%)": np.quantile(
+                    ece(simulated, bins, score, n_bins), 0.95
+                ),
+            }
+        )
+show(
+    pd.DataFrame(rows).set_index(["audit", "model", "group"]),
+    float_format=lambda v: f"{v:.3f}",
+)
 
 # %%
 import numpy as np
@@ -158,18 +262,33 @@ for (audit, strategy), run in runs.items():
         y, score = run["y"][mask], run["score"][mask]
         pred = score >= 0.5
         p = y.mean()
-        rows.append({"audit": audit, "model": strategy, "group": label, "base rate": p,
-                     "PPV": y[pred].mean(), "FPR": pred[y == 0].mean(), "FNR": 1 - pred[y == 1].mean(),
-                     "score | negative": score[y == 0].mean(), "1 - score | positive": 1 - score[y == 1].mean()})
+        rows.append(
+            {
+                "audit": audit,
+                "model": strategy,
+                "group": label,
+                "base rate": p,
+                "PPV": y[pred].mean(),
+                "FPR": pred[y == 0].mean(),
+                "FNR": 1 - pred[y == 1].mean(),
+                "score | negative": score[y == 0].mean(),
+                "1 - score | positive": 1 - score[y == 1].mean(),
+            }
+        )
 table = pd.DataFrame(rows).set_index(["audit", "model", "group"])
-# If a group's mean score equals its base rate, (1 - p) * (score | negative) = p * (1 - score | positive).
+# If a group's mean score equals its base rate, (1 - p) * (score | negative) = p * (1
+# - score | positive).
 table["ratio of the two"] = table["score | negative"] / table["1 - score | positive"]
 table["p / (1 - p)"] = table["base rate"] / (1 - table["base rate"])
 # The decisions at 0.5, then the scores behind them: two tables on the same rows.
 show(table[["base rate", "PPV", "FPR", "FNR"]], float_format=lambda v: f"{v:.3f}")
 print()
-show(table[["score | negative", "1 - score | positive", "ratio of the two", "p / (1 - p)"]],
-     float_format=lambda v: f"{v:.3f}")
+show(
+    table[
+        ["score | negative", "1 - score | positive", "ratio of the two", "p / (1 - p)"]
+    ],
+    float_format=lambda v: f"{v:.3f}",
+)
 
 # %%
 import numpy as np

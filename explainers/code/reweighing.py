@@ -12,8 +12,10 @@ from faircode.metrics import group_rates
 from faircode.display import show
 
 # audit -> (mask, name of the group the mask marks, name of everyone else)
-CASES = {"German Credit Lending": ("age", "under 30", "30 and over"),
-         "Benefits Denial": ("sex", "women", "men")}
+CASES = {
+    "German Credit Lending": ("age", "under 30", "30 and over"),
+    "Benefits Denial": ("sex", "women", "men"),
+}
 audits = {}
 for name, (attr, named, rest) in CASES.items():
     data = load_audit(name)  # S2 features by default
@@ -30,22 +32,47 @@ for name, (attr, named, rest) in CASES.items():
             cell = (g_train == g) & (y_train == label)
             expected = (g_train == g).sum() * (y_train == label).sum() / n
             if not np.allclose(weights[cell], expected / cell.sum()):
-                raise RuntimeError(f"{name}: reweighing_weights differs from the cell formula for ({g}, {label})")
-            print(f"  {g:<13}{label:>5}{cell.sum():>8,}{expected:>10.1f}{expected / cell.sum():>8.3f}")
+                raise RuntimeError(
+                    f"{name}: reweighing_weights differs from the cell formula for "
+                    f"({g}, {label})"
+                )
+            print(
+                f"  {g:<13}{label:>5}{cell.sum():>8,}{expected:>10.1f}"
+                f"{expected / cell.sum():>8.3f}"
+            )
 
-    table = pd.DataFrame({"rows": pd.Series(g_train).value_counts(),
-                          "total weight": pd.Series(weights).groupby(g_train).sum()})
+    table = pd.DataFrame(
+        {
+            "rows": pd.Series(g_train).value_counts(),
+            "total weight": pd.Series(weights).groupby(g_train).sum(),
+        }
+    )
     table.loc["overall"] = [n, weights.sum()]
     table = table.loc[["overall", named, rest]]
     for column, w in (("base rate", None), ("weighted base rate", weights)):
-        rates = group_rates(y_train, y_train, sensitive_features={attr: g_train}, metrics=["base_rate"],
-                            sample_weight=w, overall=True)
+        rates = group_rates(
+            y_train,
+            y_train,
+            sensitive_features={attr: g_train},
+            metrics=["base_rate"],
+            sample_weight=w,
+            overall=True,
+        )
         table[column] = rates["rate"].droplevel("metric")
     weighted = table["weighted base rate"]
-    if not (np.allclose(weighted, weighted["overall"]) and np.allclose(table["total weight"], table["rows"])):
-        raise RuntimeError(f"{name}: the weighted data do not have equal base rates and unchanged group sizes")
-    show(table, formatters={"rows": "{:,.0f}".format, "total weight": "{:,.1f}".format},
-                          float_format=lambda v: f"{v:.4f}")
+    if not (
+        np.allclose(weighted, weighted["overall"])
+        and np.allclose(table["total weight"], table["rows"])
+    ):
+        raise RuntimeError(
+            f"{name}: the weighted data do not have equal base rates and unchanged "
+            "group sizes"
+        )
+    show(
+        table,
+        formatters={"rows": "{:,.0f}".format, "total weight": "{:,.1f}".format},
+        float_format=lambda v: f"{v:.4f}",
+    )
     print()
 
 # %%
@@ -61,12 +88,23 @@ for name, (attr, named, rest) in CASES.items():
     X, y, train, test = data.X, data.y.to_numpy(), data.idx_train, data.idx_test
     for fit in FITS:
         model = build_model("logistic_regression", data.random_state)
-        extra = {"logisticregression__sample_weight": weights} if fit == "S2 reweighed" else {}
-        predictions[name, fit] = model.fit(X.iloc[train], y[train], **extra).predict(X.iloc[test])
+        extra = (
+            {"logisticregression__sample_weight": weights}
+            if fit == "S2 reweighed"
+            else {}
+        )
+        predictions[name, fit] = model.fit(X.iloc[train], y[train], **extra).predict(
+            X.iloc[test]
+        )
     parts = []
     for fit in FITS:
-        rates = group_rates(y[test], predictions[name, fit], sensitive_features={attr: group[test]},
-                            metrics=RATES, overall=True)
+        rates = group_rates(
+            y[test],
+            predictions[name, fit],
+            sensitive_features={attr: group[test]},
+            metrics=RATES,
+            overall=True,
+        )
         part = rates["rate"].unstack("metric").loc[["overall", named, rest], RATES]
         part.insert(0, "n", rates.xs("selection_rate", level="metric")["count"])
         part.insert(0, "model", fit)
@@ -89,59 +127,119 @@ for name, (attr, named, rest) in CASES.items():
     y, test = data.y.to_numpy(), data.idx_test
     columns = {}
     for fit in FITS:
-        gaps = gaps_to_reference(y[test], predictions[name, fit], sensitive_features={attr: group[test]},
-                                 reference=rest, metrics=list(GAPS), n_boot=1000, random_state=0)
+        gaps = gaps_to_reference(
+            y[test],
+            predictions[name, fit],
+            sensitive_features={attr: group[test]},
+            reference=rest,
+            metrics=list(GAPS),
+            n_boot=1000,
+            random_state=0,
+        )
         columns[fit] = format_gaps(gaps)["difference"].droplevel(attr)
     table = pd.DataFrame(columns).T.rename(columns=GAPS)
     table.index.name, table.columns.name = f"{name}: {named} - {rest}", None
     show(table)
-    # Both models are scored on the same test rows, so the change in a gap has a paired interval: resample the
-    # rows once per draw and recompute both gaps on it (scipy's paired percentile bootstrap).
+    # Both models are scored on the same test rows, so the change in a gap has a
+    # paired interval: resample the
+    # rows once per draw and recompute both gaps on it (scipy's paired percentile
+    # bootstrap).
     member = group[test] == named
     changes = []
     for metric, label in GAPS.items():
-        rows = {"selection_rate": np.ones(len(test), bool), "tpr": y[test] == 1, "fpr": y[test] == 0}[metric]
+        rows = {
+            "selection_rate": np.ones(len(test), bool),
+            "tpr": y[test] == 1,
+            "fpr": y[test] == 0,
+        }[metric]
         smaller = min((rows & member).sum(), (rows & ~member).sum())
         if smaller < 30:  # the same minimum as the gaps above
             changes.append(f"{label} too small ({smaller} rows)")
             continue
 
         def change(before, after, inside, keep):
-            inside, keep = inside.astype(bool), keep.astype(bool)  # scipy hands the arrays over as integers
-            gap = [d[keep & inside].mean() - d[keep & ~inside].mean() for d in (before, after)]
+            inside, keep = (
+                inside.astype(bool),
+                keep.astype(bool),
+            )  # scipy hands the arrays over as integers
+            gap = [
+                d[keep & inside].mean() - d[keep & ~inside].mean()
+                for d in (before, after)
+            ]
             return gap[1] - gap[0]
 
-        result = bootstrap((predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows), change,
-                           paired=True, vectorized=False, n_resamples=1000, method="percentile", rng=0)
+        result = bootstrap(
+            (predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows),
+            change,
+            paired=True,
+            vectorized=False,
+            n_resamples=1000,
+            method="percentile",
+            rng=0,
+        )
         low, high = result.confidence_interval
-        observed = change(predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows)
+        observed = change(
+            predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows
+        )
         changes.append(f"{label} {observed:+.3f} [{low:+.3f}, {high:+.3f}]")
-    print("change, reweighed minus S2, same test rows (paired 95% bootstrap): " + "; ".join(changes))
+    print(
+        "change, reweighed minus S2, same test rows (paired 95% bootstrap): "
+        + "; ".join(changes)
+    )
     print()
 
 # %%
 from faircode.benchmark import run_benchmark
 
-results = run_benchmark(["German Credit Lending"], strategies=["S2", "reweighing"], models=["logistic_regression"],
-                        seeds=20, n_jobs=1, n_boot=1000)
+results = run_benchmark(
+    ["German Credit Lending"],
+    strategies=["S2", "reweighing"],
+    models=["logistic_regression"],
+    seeds=20,
+    n_jobs=1,
+    n_boot=1000,
+)
 age_rows = results[results["attribute"] == "age"]
-paired = age_rows.pivot(index="seed", columns="strategy",
-                        values=["parity_gap", "parity_lo", "parity_hi", "accuracy"])
+paired = age_rows.pivot(
+    index="seed",
+    columns="strategy",
+    values=["parity_gap", "parity_lo", "parity_hi", "accuracy"],
+)
 before, after = paired["parity_gap", "S2"], paired["parity_gap", "reweighing"]
 change = after.abs() - before.abs()  # negative: the reweighed gap is closer to zero
-excludes_zero = {s: int(((paired["parity_hi", s] < 0) | (paired["parity_lo", s] > 0)).sum())
-                 for s in ("S2", "reweighing")}
+excludes_zero = {
+    s: int(((paired["parity_hi", s] < 0) | (paired["parity_lo", s] > 0)).sum())
+    for s in ("S2", "reweighing")
+}
 width = (paired["parity_hi", "S2"] - paired["parity_lo", "S2"]).mean()
 
-print(f"{len(paired)} splits, {age_rows['n_group'].min()} to {age_rows['n_group'].max()} under-30 test rows each")
+print(
+    f"{len(paired)} splits, {age_rows['n_group'].min()} to {age_rows['n_group'].max()} "
+    "under-30 test rows each"
+)
 print(f"{'':<38}{'S2':>8}{'reweighed':>11}")
-print(f"{'mean parity gap (under 30 - rest)':<38}{before.mean():>+8.3f}{after.mean():>+11.3f}")
-print(f"{'sd of the parity gap across splits':<38}{before.std():>8.3f}{after.std():>11.3f}")
-print(f"{'splits whose 95% interval excludes 0':<38}{excludes_zero['S2']:>8}{excludes_zero['reweighing']:>11}")
-print(f"{'mean accuracy':<38}{paired['accuracy', 'S2'].mean():>8.3f}{paired['accuracy', 'reweighing'].mean():>11.3f}")
+print(
+    f"{'mean parity gap (under 30 - rest)':<38}"
+    f"{before.mean():>+8.3f}{after.mean():>+11.3f}"
+)
+print(
+    f"{'sd of the parity gap across splits':<38}"
+    f"{before.std():>8.3f}{after.std():>11.3f}"
+)
+print(
+    f"{'splits whose 95% interval excludes 0':<38}"
+    f"{excludes_zero['S2']:>8}{excludes_zero['reweighing']:>11}"
+)
+print(
+    f"{'mean accuracy':<38}{paired['accuracy', 'S2'].mean():>8.3f}"
+    f"{paired['accuracy', 'reweighing'].mean():>11.3f}"
+)
 print(f"mean width of one split's 95% interval (S2): {width:.3f}")
-print(f"|gap| narrowed in {int((change < 0).sum())} of {len(change)} splits; change in |gap|: mean {change.mean():+.3f}, "
-      f"sd {change.std():.3f}, range {change.min():+.3f} to {change.max():+.3f}")
+print(
+    f"|gap| narrowed in {int((change < 0).sum())} of {len(change)} splits; change in "
+    f"|gap|: mean {change.mean():+.3f}, "
+    f"sd {change.std():.3f}, range {change.min():+.3f} to {change.max():+.3f}"
+)
 
 # %%
 import matplotlib.pyplot as plt
@@ -149,14 +247,36 @@ import matplotlib.pyplot as plt
 fig, ax = plt.subplots(figsize=(6.4, 4.4))
 for seed in paired.index:
     colour = "tab:blue" if change[seed] < 0 else "tab:red"
-    ax.plot([0, 1], [before[seed], after[seed]], color=colour, alpha=0.6, lw=1.2, marker="o", markersize=4)
-ax.plot([0, 1], [before.mean(), after.mean()], color="black", lw=2.5, marker="D", markersize=7, label="mean")
+    ax.plot(
+        [0, 1],
+        [before[seed], after[seed]],
+        color=colour,
+        alpha=0.6,
+        lw=1.2,
+        marker="o",
+        markersize=4,
+    )
+ax.plot(
+    [0, 1],
+    [before.mean(), after.mean()],
+    color="black",
+    lw=2.5,
+    marker="D",
+    markersize=7,
+    label="mean",
+)
 ax.axhline(0, color="grey", lw=0.8, ls=":")
 ax.set_xticks([0, 1], ["S2 logistic regression", "same, reweighed"])
 ax.set_xlim(-0.3, 1.3)
 ax.set_ylabel("parity gap on the test rows (under 30 - rest)")
-ax.set_title(f"German Credit Lending, {len(paired)} splits\nblue: gap narrowed, red: gap widened")
+ax.set_title(
+    f"German Credit Lending, {len(paired)} splits\nblue: gap narrowed, red: gap widened"
+)
 ax.legend(loc="lower right")
-fig.set_label("Paired dots for 20 splits of German Credit Lending: each split's parity gap for applicants under 30 "
-              "without reweighing on the left and with it on the right, joined by a line; most lines move towards "
-              "zero, and the spread between splits is larger than the change within a split.")
+fig.set_label(
+    "Paired dots for 20 splits of German Credit Lending: each split's parity gap for "
+    "applicants under 30 "
+    "without reweighing on the left and with it on the right, joined by a line; most "
+    "lines move towards "
+    "zero, and the spread between splits is larger than the change within a split."
+)

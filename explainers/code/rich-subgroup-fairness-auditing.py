@@ -13,85 +13,134 @@ from faircode import load_audit
 from faircode.metrics import group_rates
 from faircode.models import build_model
 
-data = load_audit("Benefits Denial")  # strategy S2: core features only, no protected column, no proxy
+data = load_audit(
+    "Benefits Denial"
+)  # strategy S2: core features only, no protected column, no proxy
 X, y = data.X, data.y.to_numpy()
 train, test = data.idx_train, data.idx_test
-# A row whose country of birth is unknown ("?") is neither born abroad nor US-born: those test rows are left out.
+# A row whose country of birth is unknown ("?") is neither born abroad nor US-born:
+# those test rows are left out.
 unknown = data.masks["native.country"].isna().to_numpy()
 print(f"test rows left out, country of birth unknown: {int(unknown[test].sum())}")
 test = test[~unknown[test]]
-model = build_model("logistic_regression", data.random_state).fit(X.iloc[train], y[train])
+model = build_model("logistic_regression", data.random_state).fit(
+    X.iloc[train], y[train]
+)
 y_test = y[test]
 pred = (model.predict_proba(X.iloc[test])[:, 1] >= 0.5).astype(int)
 
-# Each protected mask as two readable values (mask == 1 first), plus one non-protected column.
-VALUES = {"sex": ("women", "men"), "race": ("not White", "White"), "age": ("under 25", "25+"),
-          "native.country": ("born abroad", "US-born")}
-columns = pd.DataFrame({attr: np.where(data.masks[attr].to_numpy()[test] == 1, *VALUES[attr]) for attr in VALUES})
+# Each protected mask as two readable values (mask == 1 first), plus one non-protected
+# column.
+VALUES = {
+    "sex": ("women", "men"),
+    "race": ("not White", "White"),
+    "age": ("under 25", "25+"),
+    "native.country": ("born abroad", "US-born"),
+}
+columns = pd.DataFrame(
+    {
+        attr: np.where(data.masks[attr].to_numpy()[test] == 1, *VALUES[attr])
+        for attr in VALUES
+    }
+)
 columns["marital.status"] = data.raw["marital.status"].to_numpy()[test]
 
 
 def subgroup_audit(rows, n_boot=1000):
-    """FPR of every subgroup fixing one or more columns, on the given test positions, with the size-weighted gap."""
+    """FPR of every subgroup fixing one or more columns, on the given test positions, "
+    "with the size-weighted gap."""
     y_rows, pred_rows = y_test[rows], pred[rows]
     overall = pred_rows[y_rows == 0].mean()
     parts = []
     for k in range(1, len(columns.columns) + 1):
         for chosen in combinations(columns.columns, k):
-            table = group_rates(y_rows, pred_rows, sensitive_features=columns.iloc[rows][list(chosen)],
-                                metrics=["fpr"], n_boot=n_boot, random_state=0).droplevel("metric")
-            cells = [cell if isinstance(cell, tuple) else (cell,) for cell in table.index]
+            table = group_rates(
+                y_rows,
+                pred_rows,
+                sensitive_features=columns.iloc[rows][list(chosen)],
+                metrics=["fpr"],
+                n_boot=n_boot,
+                random_state=0,
+            ).droplevel("metric")
+            cells = [
+                cell if isinstance(cell, tuple) else (cell,) for cell in table.index
+            ]
             table.index = [" & ".join(cell) for cell in cells]
             table.insert(0, "columns", k)
             parts.append(table)
     audit = pd.concat(parts)
     audit.index.name = "subgroup"
-    audit["gap"] = audit["rate"] - overall                       # NaN for a subgroup with no negatives
-    audit["excess"] = audit["events"] - audit["count"] * overall  # false positives beyond the overall rate
-    # Kearns et al.'s gamma: share of all rows that are negatives of the subgroup, times |FPR gap|.
+    audit["gap"] = audit["rate"] - overall  # NaN for a subgroup with no negatives
+    audit["excess"] = (
+        audit["events"] - audit["count"] * overall
+    )  # false positives beyond the overall rate
+    # Kearns et al.'s gamma: share of all rows that are negatives of the subgroup,
+    # times |FPR gap|.
     audit["gamma"] = audit["excess"].abs() / len(rows)
     return audit, overall
 
 
 everything = np.arange(len(y_test))
 full, overall_fpr = subgroup_audit(everything)
-print(f"test rows {len(y_test)}, negatives {int((y_test == 0).sum())}, overall FPR {overall_fpr:.3f}")
+print(
+    f"test rows {len(y_test)}, negatives {int((y_test == 0).sum())}, overall FPR "
+    f"{overall_fpr:.3f}"
+)
 by_size = full.groupby("columns")
 readable = ~full["too_small"]  # at least 30 negatives (faircode's default min_count)
-census = pd.DataFrame({
-    "subgroups": by_size.size(),
-    "empty": by_size["count"].apply(lambda c: int((c == 0).sum())),
-    "1-29 negatives": (full["too_small"] & (full["count"] > 0)).groupby(full["columns"]).sum(),
-    "30+ negatives": readable.groupby(full["columns"]).sum(),
-    "30+, few events": (readable & full["few_events"]).groupby(full["columns"]).sum(),
-})
+census = pd.DataFrame(
+    {
+        "subgroups": by_size.size(),
+        "empty": by_size["count"].apply(lambda c: int((c == 0).sum())),
+        "1-29 negatives": (full["too_small"] & (full["count"] > 0))
+        .groupby(full["columns"])
+        .sum(),
+        "30+ negatives": readable.groupby(full["columns"]).sum(),
+        "30+, few events": (readable & full["few_events"])
+        .groupby(full["columns"])
+        .sum(),
+    }
+)
 census.loc["all"] = census.sum()
 census.index.name = "columns fixed"
 show(census)
 tiny = full[full["too_small"] & (full["count"] > 0)]
 worst = tiny["gap"].idxmax()
-print(f"largest FPR gap among subgroups with 1-29 negatives: {tiny.loc[worst, 'gap']:+.3f}, {worst} "
-      f"({int(tiny.loc[worst, 'events'])} false positive(s) / {int(tiny.loc[worst, 'count'])} negative(s))")
-print(f"subgroups with 1-29 negatives and a gap above +0.16: {int((tiny['gap'] > 0.16).sum())}")
+print(
+    "largest FPR gap among subgroups with 1-29 negatives: "
+    f"{tiny.loc[worst, 'gap']:+.3f}, {worst} "
+    f"({int(tiny.loc[worst, 'events'])} false positive(s) / "
+    f"{int(tiny.loc[worst, 'count'])} negative(s))"
+)
+print(
+    "subgroups with 1-29 negatives and a gap above +0.16: "
+    f"{int((tiny['gap'] > 0.16).sum())}"
+)
 
 # %%
 import pandas as pd
 
 
 def subgroup_rows(table, digits=3):
-    """Subgroup rows as printed on the page: counts, FPR [95% interval], gap, excess false positives, gamma."""
+    """Subgroup rows as printed on the page: counts, FPR [95% interval], gap, excess "
+    "false positives, gamma."""
     flags = table["few_events"].map({True: "few events", False: ""})
     flags = flags.where(~table["too_small"], "too small")
-    return pd.DataFrame({
-        "negatives": table["count"],
-        "FP": table["events"],
-        "FPR [95% CI]": [f"{r:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-                         for r, lo, hi in zip(table["rate"], table["lower"], table["upper"])],
-        "gap": table["gap"].map(lambda v: f"{v:+.3f}"),
-        "excess FP": table["excess"].map(lambda v: f"{v:+.0f}"),
-        "gamma": table["gamma"].map(lambda v: f"{v:.4f}"),
-        "flag": flags,
-    }, index=table.index)
+    return pd.DataFrame(
+        {
+            "negatives": table["count"],
+            "FP": table["events"],
+            "FPR [95% CI]": [
+                f"{r:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+                for r, lo, hi in zip(table["rate"], table["lower"], table["upper"])
+            ],
+            "gap": table["gap"].map(lambda v: f"{v:+.3f}"),
+            "excess FP": table["excess"].map(lambda v: f"{v:+.0f}"),
+            "gamma": table["gamma"].map(lambda v: f"{v:.4f}"),
+            "flag": flags,
+        },
+        index=table.index,
+    )
 
 
 ranked = full.sort_values("gamma", ascending=False, kind="stable")
@@ -106,27 +155,44 @@ show(subgroup_rows(ranked.loc[named]).assign(rank=ranked.loc[named, "rank"]))
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-half_a, half_b = (np.sort(h) for h in train_test_split(everything, test_size=0.5, stratify=y_test,
-                                                          random_state=0))
+half_a, half_b = (
+    np.sort(h)
+    for h in train_test_split(
+        everything, test_size=0.5, stratify=y_test, random_state=0
+    )
+)
 audit_a, fpr_a = subgroup_audit(half_a)
 audit_b, fpr_b = subgroup_audit(half_b)
 readable_a = audit_a[~audit_a["too_small"]]
 picked = {
-    "largest gamma": readable_a.sort_values("gamma", ascending=False, kind="stable").index[:5],
-    "largest FPR above overall": readable_a.sort_values("gap", ascending=False, kind="stable").index[:5],
+    "largest gamma": readable_a.sort_values(
+        "gamma", ascending=False, kind="stable"
+    ).index[:5],
+    "largest FPR above overall": readable_a.sort_values(
+        "gap", ascending=False, kind="stable"
+    ).index[:5],
 }
-print(f"half A: {len(half_a)} rows, overall FPR {fpr_a:.3f}; half B: {len(half_b)} rows, overall FPR {fpr_b:.3f}")
+print(
+    f"half A: {len(half_a)} rows, overall FPR {fpr_a:.3f}; half B: {len(half_b)} rows, "
+    f"overall FPR {fpr_b:.3f}"
+)
 print(f"subgroups searched on half A (at least 30 negatives): {len(readable_a)}")
 for rule, chosen in picked.items():
-    both = pd.DataFrame({
-        "negatives A": audit_a.loc[chosen, "count"],
-        "gap A": audit_a.loc[chosen, "gap"].map(lambda v: f"{v:+.3f}"),
-        "gamma A": audit_a.loc[chosen, "gamma"].map(lambda v: f"{v:.4f}"),
-    }).join(subgroup_rows(audit_b.loc[chosen]).drop(columns="excess FP").add_suffix(" B"))
+    both = pd.DataFrame(
+        {
+            "negatives A": audit_a.loc[chosen, "count"],
+            "gap A": audit_a.loc[chosen, "gap"].map(lambda v: f"{v:+.3f}"),
+            "gamma A": audit_a.loc[chosen, "gamma"].map(lambda v: f"{v:.4f}"),
+        }
+    ).join(
+        subgroup_rows(audit_b.loc[chosen]).drop(columns="excess FP").add_suffix(" B")
+    )
     print(f"\nselected by {rule} on half A, re-measured on half B")
     show(both)
-    print(f"mean gap: half A {audit_a.loc[chosen, 'gap'].mean():+.3f}, "
-          f"half B {audit_b.loc[chosen, 'gap'].mean():+.3f}")
+    print(
+        f"mean gap: half A {audit_a.loc[chosen, 'gap'].mean():+.3f}, "
+        f"half B {audit_b.loc[chosen, 'gap'].mean():+.3f}"
+    )
 
 # %%
 import matplotlib.pyplot as plt
@@ -136,21 +202,47 @@ shown = full[full["count"] > 0]
 share = shown["count"] / len(y_test)
 readable = ~shown["too_small"]
 above = int((tiny["gap"] > 0.16).sum())
-left.scatter(share[~readable], shown.loc[~readable, "gap"], s=8, color="lightgrey",
-             label=f"too small (< 30 negatives; {above} above the frame)")
-left.scatter(share[readable], shown.loc[readable, "gap"], s=10, color="tab:blue", alpha=0.6, label="readable")
-markers = {"largest gamma": ("o", "tab:green"), "largest FPR above overall": ("s", "tab:red")}
+left.scatter(
+    share[~readable],
+    shown.loc[~readable, "gap"],
+    s=8,
+    color="lightgrey",
+    label=f"too small (< 30 negatives; {above} above the frame)",
+)
+left.scatter(
+    share[readable],
+    shown.loc[readable, "gap"],
+    s=10,
+    color="tab:blue",
+    alpha=0.6,
+    label="readable",
+)
+markers = {
+    "largest gamma": ("o", "tab:green"),
+    "largest FPR above overall": ("s", "tab:red"),
+}
 for rule, chosen in picked.items():
     marker, colour = markers[rule]
-    left.scatter(share[chosen], shown.loc[chosen, "gap"], marker=marker, s=40, facecolors="none",
-                 edgecolors=colour, label=f"picked on half A by {rule}")
+    left.scatter(
+        share[chosen],
+        shown.loc[chosen, "gap"],
+        marker=marker,
+        s=40,
+        facecolors="none",
+        edgecolors=colour,
+        label=f"picked on half A by {rule}",
+    )
 top_gamma = ranked["gamma"].iloc[0]
 grid = np.linspace(share.min(), share.max(), 300)
 for sign in (1, -1):
     left.plot(grid, sign * top_gamma / grid, color="black", lw=0.8, ls="--")
-left.plot([], [], color="black", lw=0.8, ls="--", label=f"gamma = {top_gamma:.4f} (largest)")
+left.plot(
+    [], [], color="black", lw=0.8, ls="--", label=f"gamma = {top_gamma:.4f} (largest)"
+)
 left.set_xscale("log")
-left.set_ylim(-0.08, 0.16)  # cuts off the 1-29-negative subgroups whose gap is above +0.16
+left.set_ylim(
+    -0.08, 0.16
+)  # cuts off the 1-29-negative subgroups whose gap is above +0.16
 left.axhline(0, color="grey", lw=0.8)
 left.set_xlabel("subgroup's negatives as a share of all test rows (log scale)")
 left.set_ylabel("FPR gap to the overall rate")
@@ -159,8 +251,14 @@ left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1)
 
 for rule, chosen in picked.items():
     marker, colour = markers[rule]
-    right.scatter(audit_a.loc[chosen, "gap"], audit_b.loc[chosen, "gap"], marker=marker, color=colour, s=40,
-                  label=f"picked by {rule}")
+    right.scatter(
+        audit_a.loc[chosen, "gap"],
+        audit_b.loc[chosen, "gap"],
+        marker=marker,
+        color=colour,
+        s=40,
+        label=f"picked by {rule}",
+    )
 lims = [-0.06, 0.08]
 right.plot(lims, lims, color="grey", lw=0.8, ls=":", label="same gap in both halves")
 right.axhline(0, color="grey", lw=0.8)
@@ -171,10 +269,17 @@ right.set_ylabel("FPR gap on half B (fresh rows)")
 right.set_title("selected subgroups: picked on half A, re-measured on half B")
 right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
 fig.suptitle("Benefits Denial, S2 logistic regression: FPR gap by subgroup")
-fig.set_label("Top: scatter of every subgroup's FPR gap against its number of negatives as a share of the test "
-              "rows, on a log scale, with dashed curves of equal size-weighted gap; small subgroups spread far "
-              "above and below zero. The subgroups picked on half A are circled (by size-weighted gap, at the right "
-              "edge near the curve) and boxed (by raw gap, among small groups). Bottom: for the subgroups picked "
-              "on half A, the gap on half A against the gap "
-              "on half B; those picked by size-weighted gap lie a little below the diagonal, those picked by raw gap fall "
-              "well below it.")
+fig.set_label(
+    "Top: scatter of every subgroup's FPR gap against its number of negatives as a "
+    "share of the test "
+    "rows, on a log scale, with dashed curves of equal size-weighted gap; small "
+    "subgroups spread far "
+    "above and below zero. The subgroups picked on half A are circled (by "
+    "size-weighted gap, at the right "
+    "edge near the curve) and boxed (by raw gap, among small groups). Bottom: for the "
+    "subgroups picked "
+    "on half A, the gap on half A against the gap "
+    "on half B; those picked by size-weighted gap lie a little below the diagonal, "
+    "those picked by raw gap fall "
+    "well below it."
+)

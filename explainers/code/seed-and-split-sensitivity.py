@@ -15,47 +15,73 @@ from faircode.models import build_model
 
 N_SEEDS = 30
 GAPS = {"selection_rate": "parity gap", "tpr": "TPR gap"}
-AUDITS = {"German Credit Lending": ("age", "under 30", "30 and over"),
-          "Benefits Denial": ("sex", "women", "men")}
+AUDITS = {
+    "German Credit Lending": ("age", "under 30", "30 and over"),
+    "Benefits Denial": ("sex", "women", "men"),
+}
 
 
 def split(data, seed):
-    """The audits' recipe: an 80/20 split stratified on the outcome, as sorted row positions."""
-    train, test = train_test_split(np.arange(len(data.y)), test_size=data.manifest.test_size,
-                                   stratify=data.y, random_state=seed)
+    """The audits' recipe: an 80/20 split stratified on the outcome, as sorted row "
+    "positions."""
+    train, test = train_test_split(
+        np.arange(len(data.y)),
+        test_size=data.manifest.test_size,
+        stratify=data.y,
+        random_state=seed,
+    )
     return np.sort(train), np.sort(test)
 
 
 def fit_gaps(data, attribute, model_name, split_seed, model_seed, n_boot=None):
-    """Fit one model on one split; the group's parity and TPR gaps to the reference group on its test rows."""
+    """Fit one model on one split; the group's parity and TPR gaps to the reference "
+    "group on its test rows."""
     train, test = split(data, split_seed)
-    model = build_model(model_name, model_seed).fit(data.X.iloc[train], data.y.iloc[train])
-    group, name, reference = (data.masks[attribute].iloc[test].to_numpy(), *AUDITS[data.name][1:])
-    table = gaps_to_reference(data.y.iloc[test].to_numpy(), model.predict(data.X.iloc[test]),
-                              sensitive_features={attribute: np.where(group == 1, name, reference)},
-                              reference=reference, metrics=list(GAPS), n_boot=n_boot, random_state=0,
-                              min_count=0).droplevel(attribute)
+    model = build_model(model_name, model_seed).fit(
+        data.X.iloc[train], data.y.iloc[train]
+    )
+    group, name, reference = (
+        data.masks[attribute].iloc[test].to_numpy(),
+        *AUDITS[data.name][1:],
+    )
+    table = gaps_to_reference(
+        data.y.iloc[test].to_numpy(),
+        model.predict(data.X.iloc[test]),
+        sensitive_features={attribute: np.where(group == 1, name, reference)},
+        reference=reference,
+        metrics=list(GAPS),
+        n_boot=n_boot,
+        random_state=0,
+        min_count=0,
+    ).droplevel(attribute)
     return table.rename(index=GAPS)
 
 
 data = {audit: load_audit(audit, "S2") for audit in AUDITS}
 for audit, d in data.items():
-    assert np.array_equal(split(d, d.random_state)[1], d.idx_test), f"{audit}: seed {d.random_state} split differs"
+    assert np.array_equal(split(d, d.random_state)[1], d.idx_test), (
+        f"{audit}: seed {d.random_state} split differs"
+    )
 seeds = {audit: d.random_state + np.arange(N_SEEDS) for audit, d in data.items()}
 
 # (audit, model, what varies) -> list of (seed, parity gap, TPR gap)
 runs = {}
-for audit, model_name in [("German Credit Lending", "logistic_regression"),
-                          ("German Credit Lending", "random_forest"),
-                          ("Benefits Denial", "logistic_regression")]:
+for audit, model_name in [
+    ("German Credit Lending", "logistic_regression"),
+    ("German Credit Lending", "random_forest"),
+    ("Benefits Denial", "logistic_regression"),
+]:
     d, attribute = data[audit], AUDITS[audit][0]
     runs[audit, model_name, "split"] = [
-        (s, *fit_gaps(d, attribute, model_name, s, d.random_state)["difference"]) for s in seeds[audit]]
+        (s, *fit_gaps(d, attribute, model_name, s, d.random_state)["difference"])
+        for s in seeds[audit]
+    ]
 # The forest again on the audit's own split, with only its random_state changing.
 german = data["German Credit Lending"]
 runs["German Credit Lending", "random_forest", "model seed"] = [
     (s, *fit_gaps(german, "age", "random_forest", german.random_state, s)["difference"])
-    for s in seeds["German Credit Lending"]]
+    for s in seeds["German Credit Lending"]
+]
 
 records = []
 for (audit, model_name, varies), rows in runs.items():
@@ -63,15 +89,29 @@ for (audit, model_name, varies), rows in runs.items():
     for gap in GAPS.values():
         values = frame[gap]
         own = values.loc[data[audit].random_state]
-        records.append({"audit": audit, "model": model_name, "varies": varies, "gap": gap,
-                        "mean": values.mean(), "sd": values.std(ddof=1), "min": values.min(),
-                        "max": values.max(), "seed 42": own,
-                        "seed 42 rank": f"{int((values < own).sum()) + 1}/{len(values)}",
-                        "share < 0": (values < 0).mean()})
+        records.append(
+            {
+                "audit": audit,
+                "model": model_name,
+                "varies": varies,
+                "gap": gap,
+                "mean": values.mean(),
+                "sd": values.std(ddof=1),
+                "min": values.min(),
+                "max": values.max(),
+                "seed 42": own,
+                "seed 42 rank": f"{int((values < own).sum()) + 1}/{len(values)}",
+                "share < 0": (values < 0).mean(),
+            }
+        )
 summary = pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"])
-print(f"Gap of the named group minus its reference group over {N_SEEDS} seeds ({seeds['Benefits Denial'][0]} to "
-      f"{seeds['Benefits Denial'][-1]}); rank 1 = lowest gap\n")
-# The spread over seeds, then where the audit's own seed 42 falls in it: two tables on the same rows.
+print(
+    f"Gap of the named group minus its reference group over {N_SEEDS} seeds "
+    f"({seeds['Benefits Denial'][0]} to "
+    f"{seeds['Benefits Denial'][-1]}); rank 1 = lowest gap\n"
+)
+# The spread over seeds, then where the audit's own seed 42 falls in it: two tables on
+# the same rows.
 three = lambda v: f"{v:.3f}"  # Python's rounding, as on every page
 show(summary[["mean", "sd", "min", "max"]], float_format=three)
 print()
@@ -79,60 +119,119 @@ show(summary[["seed 42", "seed 42 rank", "share < 0"]], float_format=three)
 for audit, d in data.items():
     test = d.idx_test
     inside = d.masks[AUDITS[audit][0]].iloc[test].to_numpy() == 1
-    print(f"\n{audit}: {len(d.y):,} rows, {len(test):,} test rows per split; seed-42 test rows in the group "
-          f"({AUDITS[audit][1]}): {inside.sum():,}, of them positive: {d.y.iloc[test][inside].sum():,}", end="")
+    print(
+        f"\n{audit}: {len(d.y):,} rows, {len(test):,} test rows per split; seed-42 "
+        "test rows in the group "
+        f"({AUDITS[audit][1]}): {inside.sum():,}, of them positive: "
+        f"{d.y.iloc[test][inside].sum():,}",
+        end="",
+    )
 print()
 
 # %%
-forest = summary.xs(("German Credit Lending", "random_forest"), level=["audit", "model"])["sd"].unstack("varies")
+forest = summary.xs(
+    ("German Credit Lending", "random_forest"), level=["audit", "model"]
+)["sd"].unstack("varies")
 forest["split share of variance"] = 1 - forest["model seed"] ** 2 / forest["split"] ** 2
-print("German Credit Lending, random forest: standard deviation of the gap over "
-      f"{N_SEEDS} seeds\n(split: new split each seed, random_state {german.random_state}; "
-      f"model seed: split {german.random_state}, new random_state each seed)\n")
-show(forest[["split", "model seed", "split share of variance"]], float_format=lambda v: f"{v:.3f}")
+print(
+    "German Credit Lending, random forest: standard deviation of the gap over "
+    f"{N_SEEDS} seeds\n(split: new split each seed, random_state "
+    f"{german.random_state}; "
+    f"model seed: split {german.random_state}, new random_state each seed)\n"
+)
+show(
+    forest[["split", "model seed", "split share of variance"]],
+    float_format=lambda v: f"{v:.3f}",
+)
 
 # %%
 N_BOOT = 1000
 rows = []
-for audit, model_name in [("German Credit Lending", "logistic_regression"),
-                          ("German Credit Lending", "random_forest"),
-                          ("Benefits Denial", "logistic_regression")]:
+for audit, model_name in [
+    ("German Credit Lending", "logistic_regression"),
+    ("German Credit Lending", "random_forest"),
+    ("Benefits Denial", "logistic_regression"),
+]:
     d = data[audit]
-    boot = fit_gaps(d, AUDITS[audit][0], model_name, d.random_state, d.random_state, n_boot=N_BOOT)
+    boot = fit_gaps(
+        d, AUDITS[audit][0], model_name, d.random_state, d.random_state, n_boot=N_BOOT
+    )
     for gap in GAPS.values():
         spread = summary.loc[(audit, model_name, "split", gap), "sd"]
         width = boot.loc[gap, "difference_upper"] - boot.loc[gap, "difference_lower"]
-        rows.append({"audit": audit, "model": model_name, "gap": gap,
-                     "seed 42 interval": f"[{boot.loc[gap, 'difference_lower']:.3f}, "
-                                         f"{boot.loc[gap, 'difference_upper']:.3f}]",
-                     "interval width": width, "bootstrap sd (width / 3.92)": width / 3.92,
-                     "sd across splits": spread, "ratio": spread / (width / 3.92)})
+        rows.append(
+            {
+                "audit": audit,
+                "model": model_name,
+                "gap": gap,
+                "seed 42 interval": f"[{boot.loc[gap, 'difference_lower']:.3f}, "
+                f"{boot.loc[gap, 'difference_upper']:.3f}]",
+                "interval width": width,
+                "bootstrap sd (width / 3.92)": width / 3.92,
+                "sd across splits": spread,
+                "ratio": spread / (width / 3.92),
+            }
+        )
 comparison = pd.DataFrame(rows).set_index(["audit", "model", "gap"])
-print(f"95% percentile bootstrap on the seed-42 test rows ({N_BOOT:,} resamples) against the standard deviation "
-      f"of the gap over {N_SEEDS} splits;\nratio = sd across splits / bootstrap sd\n")
+print(
+    f"95% percentile bootstrap on the seed-42 test rows ({N_BOOT:,} resamples) against "
+    "the standard deviation "
+    f"of the gap over {N_SEEDS} splits;\nratio = sd across splits / bootstrap sd\n"
+)
 show(comparison, float_format=lambda v: f"{v:.3f}")
 
 # %%
 import matplotlib.pyplot as plt
 
-SERIES = [("German Credit Lending", "logistic_regression", "split", "German, LR:\nsplit"),
-          ("German Credit Lending", "random_forest", "split", "German, forest:\nsplit"),
-          ("German Credit Lending", "random_forest", "model seed", "German, forest:\nmodel seed"),
-          ("Benefits Denial", "logistic_regression", "split", "Benefits, LR:\nsplit")]
+SERIES = [
+    ("German Credit Lending", "logistic_regression", "split", "German, LR:\nsplit"),
+    ("German Credit Lending", "random_forest", "split", "German, forest:\nsplit"),
+    (
+        "German Credit Lending",
+        "random_forest",
+        "model seed",
+        "German, forest:\nmodel seed",
+    ),
+    ("Benefits Denial", "logistic_regression", "split", "Benefits, LR:\nsplit"),
+]
 jitter = np.random.default_rng(0).uniform(-0.15, 0.15, N_SEEDS)
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 5.6), sharey=True)
 for ax, gap in zip(axes, GAPS.values()):
     for position, (audit, model_name, varies, label) in enumerate(SERIES):
-        frame = pd.DataFrame(runs[audit, model_name, varies], columns=["seed", *GAPS.values()]).set_index("seed")
-        ax.scatter(frame[gap], position + jitter, s=14, color="tab:blue", alpha=0.6,
-                   label="one seed" if position == 0 else None)
-        ax.scatter(frame.loc[data[audit].random_state, gap], position, s=70, marker="D", color="tab:red",
-                   zorder=3, label="seed 42 (the audit's split)" if position == 0 else None)
+        frame = pd.DataFrame(
+            runs[audit, model_name, varies], columns=["seed", *GAPS.values()]
+        ).set_index("seed")
+        ax.scatter(
+            frame[gap],
+            position + jitter,
+            s=14,
+            color="tab:blue",
+            alpha=0.6,
+            label="one seed" if position == 0 else None,
+        )
+        ax.scatter(
+            frame.loc[data[audit].random_state, gap],
+            position,
+            s=70,
+            marker="D",
+            color="tab:red",
+            zorder=3,
+            label="seed 42 (the audit's split)" if position == 0 else None,
+        )
         if varies == "split":
-            low, high = (float(v.strip()) for v in comparison.loc[(audit, model_name, gap),
-                                                                  "seed 42 interval"].strip("[]").split(","))
-            ax.plot([low, high], [position - 0.3] * 2, color="tab:red", lw=2,
-                    label="seed 42 bootstrap 95% interval" if position == 0 else None)
+            low, high = (
+                float(v.strip())
+                for v in comparison.loc[(audit, model_name, gap), "seed 42 interval"]
+                .strip("[]")
+                .split(",")
+            )
+            ax.plot(
+                [low, high],
+                [position - 0.3] * 2,
+                color="tab:red",
+                lw=2,
+                label="seed 42 bootstrap 95% interval" if position == 0 else None,
+            )
     ax.axvline(0, color="grey", lw=0.8, ls=":")
     ax.set_title(gap)
     ax.xaxis.set_major_locator(plt.MaxNLocator(4))
@@ -140,9 +239,18 @@ for ax, gap in zip(axes, GAPS.values()):
 axes[0].set_yticks(range(len(SERIES)), [label for *_, label in SERIES])
 axes[0].invert_yaxis()
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2)
-fig.suptitle(f"Gaps over {N_SEEDS} seeds: under 30 (German Credit),\nwomen (Benefits Denial)")
-fig.set_label(f"Two strip plots, parity gap and TPR gap, each with one dot per seed for {N_SEEDS} seeds in four "
-              "rows: German Credit logistic regression across splits, German Credit random forest across splits "
-              "and across model seeds on one split, and Benefits Denial logistic regression across splits. The "
-              "audit's seed-42 result is a red diamond, its bootstrap interval a red bar just above its row. "
-              "German Credit's dots spread widely around zero; Benefits Denial's parity gaps form a tight cluster.")
+fig.suptitle(
+    f"Gaps over {N_SEEDS} seeds: under 30 (German Credit),\nwomen (Benefits Denial)"
+)
+fig.set_label(
+    "Two strip plots, parity gap and TPR gap, each with one dot per seed for "
+    f"{N_SEEDS} seeds in four "
+    "rows: German Credit logistic regression across splits, German Credit random "
+    "forest across splits "
+    "and across model seeds on one split, and Benefits Denial logistic regression "
+    "across splits. The "
+    "audit's seed-42 result is a red diamond, its bootstrap interval a red bar just "
+    "above its row. "
+    "German Credit's dots spread widely around zero; Benefits Denial's parity gaps "
+    "form a tight cluster."
+)
