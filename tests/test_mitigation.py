@@ -56,3 +56,40 @@ def test_lengths_and_scores_are_checked():
         reject_option_predict([0.2, 0.6], sensitive_features=["a", "b", "a"], deprived="a", width=0.1)
     with pytest.raises(ValueError, match="scores must be finite numbers; got 1 NaN or infinite"):
         reject_option_predict([0.2, np.nan], sensitive_features=["a", "b"], deprived="a", width=0.1)
+
+
+def test_paired_changes_match_a_loop_over_explicit_resamples():
+    from faircode.mitigation import paired_changes
+
+    rng = np.random.default_rng(5)
+    n, n_boot = 300, 200
+    y = rng.integers(0, 2, n)
+    groups = rng.choice(["f", "m"], n)
+    rules = {"base": rng.integers(0, 2, n), "other": rng.integers(0, 2, n)}
+    table = paired_changes(y, rules, sensitive_features=groups, group="f", base="base", n_boot=n_boot,
+                           random_state=3)
+    draws = np.random.default_rng(3).integers(0, n, size=(n_boot, n))  # the documented resamples
+
+    def stats(d, rows):
+        f = groups[rows] == "f"
+        return d[rows][f].mean() - d[rows][~f].mean(), (d[rows] == y[rows]).mean()
+
+    changes = np.array([np.subtract(stats(rules["other"], r), stats(rules["base"], r)) for r in draws])
+    expected_point = np.subtract(stats(rules["other"], np.arange(n)), stats(rules["base"], np.arange(n)))
+    row = table.loc["other"]
+    assert row["parity_change"] == pytest.approx(expected_point[0])
+    assert row["accuracy_change"] == pytest.approx(expected_point[1])
+    for k, name in enumerate(("parity", "accuracy")):
+        low, high = np.quantile(changes[:, k], [0.025, 0.975])
+        assert row[f"{name}_lower"] == pytest.approx(low, abs=1e-5)
+        assert row[f"{name}_upper"] == pytest.approx(high, abs=1e-5)
+    assert table.loc["base"].abs().max() == 0
+
+
+def test_paired_changes_bad_input():
+    from faircode.mitigation import paired_changes
+
+    with pytest.raises(ValueError, match=r"base 'z' is not a key of predictions; the keys are: \['a'\]"):
+        paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="f", base="z")
+    with pytest.raises(ValueError, match=r"group 'q' must hold some rows and not all of them"):
+        paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="q", base="a")

@@ -59,11 +59,10 @@ import numpy as np
 import pandas as pd
 from faircode.display import show
 from faircode.metrics import format_gaps, gaps_to_reference
-from faircode.mitigation import reject_option_predict
+from faircode.mitigation import paired_changes, reject_option_predict
 
-WIDTHS = np.round(
-    np.arange(0, 0.2001, 0.01), 2
-)  # the figure's grid; the tables show every other row
+# The figure's grid of widths; the tables show some of them.
+WIDTHS = np.round(np.arange(0, 0.2001, 0.01), 2)
 SHOWN = [0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2]
 N_BOOT = 1000
 
@@ -79,49 +78,6 @@ def decide(name, part, width):
         width=float(width),
         favourable=favourable,
     )
-
-
-def resample_counts(n, n_boot=N_BOOT, seed=0):
-    """How often each of n rows appears in each of n_boot bootstrap resamples."""
-    draws = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
-    flat = (draws + n * np.arange(n_boot)[:, None]).ravel()
-    return np.bincount(flat, minlength=n_boot * n).reshape(n_boot, n).astype(np.float32)
-
-
-def paired_changes(y, inside, decisions, base):
-    """Each band's change in parity gap and in accuracy against the plain threshold,
-    with 95% percentile intervals, every band scored on the same test-row resamples.
-
-    scipy.stats.bootstrap draws new resamples at every call, row by row; one matrix of
-    resample counts shared by every width keeps the changes paired across widths too,
-    and turns each resample's rates into one matrix-vector product per width.
-    """
-    counts = resample_counts(len(y))
-    inside = inside.astype(np.float32)
-    n_in, n_out = counts @ inside, counts @ (1 - inside)
-
-    def gap_and_accuracy(d):
-        d = d.astype(np.float32)
-        gap = counts @ (d * inside) / n_in - counts @ (d * (1 - inside)) / n_out
-        return gap, counts @ (d == y).astype(np.float32) / len(y)
-
-    base_gap, base_acc = gap_and_accuracy(base)
-    mask = inside == 1
-    out = {}
-    for width, d in decisions.items():
-        gap, acc = gap_and_accuracy(d)
-        point_gap = (d[mask].mean() - d[~mask].mean()) - (
-            base[mask].mean() - base[~mask].mean()
-        )
-        point_acc = (d == y).mean() - (base == y).mean()
-        out[width] = [
-            (point, *np.quantile(samples, [0.025, 0.975]))
-            for point, samples in (
-                (point_gap, gap - base_gap),
-                (point_acc, acc - base_acc),
-            )
-        ]
-    return out
 
 
 def interval(point, low, high):
@@ -145,7 +101,9 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
             raise RuntimeError(
                 f"{name}: the band at {w} is not a pair of group thresholds"
             )
-    changes = paired_changes(y, group == named, decisions, decisions[0.0])
+    changes = paired_changes(
+        y, decisions, sensitive_features=group, group=named, base=0.0, n_boot=N_BOOT
+    )
     sweeps[name] = changes
     levels, moves = {}, {}
     for w in SHOWN:
@@ -160,12 +118,12 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
             random_state=0,
         )
         levels[w] = format_gaps(gaps)["difference"].droplevel(attr).rename(GAPS)
-        (dg, *dg_ci), (da, *da_ci) = changes[w]
+        c = changes.loc[w]
         moves[w] = {
             "changed": int((d != decisions[0.0]).sum()),
             "accuracy": f"{(d == y).mean():.3f}",
-            "change in parity gap": interval(dg, *dg_ci),
-            "change in accuracy": interval(da, *da_ci),
+            "change in parity gap": interval(*c.iloc[0:3]),
+            "change in accuracy": interval(*c.iloc[3:6]),
         }
     print(f"{name}: {named} - {rest}, {len(y):,} test rows")
     for table in (pd.DataFrame(levels).T, pd.DataFrame(moves).T):
@@ -201,8 +159,14 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
     a = audits[name]
     y, group = a["y"][a["rows"]["test"]], a["group"][a["rows"]["test"]]
     base, d = decide(name, "test", 0.0), decide(name, "test", width)
-    changes = paired_changes(y, group == named, {width: d}, base)
-    (dg, *dg_ci), (da, *da_ci) = changes[width]
+    c = paired_changes(
+        y,
+        {"plain": base, "band": d},
+        sensitive_features=group,
+        group=named,
+        base="plain",
+        n_boot=N_BOOT,
+    ).loc["band"]
     gap = gaps_to_reference(
         y,
         d,
@@ -218,8 +182,8 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
             "width": f"{width:.3f}",
             "validation gap": f"{val_gaps[best]:+.3f}",
             "test gap": format_gaps(gap)["difference"].iloc[0],
-            "change in gap": interval(dg, *dg_ci),
-            "change in accuracy": interval(da, *da_ci),
+            "change in gap": interval(*c.iloc[0:3]),
+            "change in accuracy": interval(*c.iloc[3:6]),
         }
     )
 show(pd.DataFrame(rows).set_index("audit"))
@@ -296,8 +260,11 @@ import numpy as np
 
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), sharex=True)
 for name, colour in zip(AUDITS, ("tab:blue", "tab:orange", "tab:green")):
-    for ax, k in zip(axes, (0, 1)):
-        values = np.array([sweeps[name][w][k] for w in WIDTHS])
+    for ax, k in zip(axes, ("parity", "accuracy")):
+        values = sweeps[name].loc[
+            WIDTHS, [f"{k}_{c}" for c in ("change", "lower", "upper")]
+        ]
+        values = values.to_numpy()
         ax.plot(
             WIDTHS, values[:, 0], color=colour, marker="o", markersize=3, label=name
         )
