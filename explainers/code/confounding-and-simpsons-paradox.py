@@ -109,7 +109,10 @@ for _, split in found.nsmallest(SHOWN, "kept").iterrows():
             "strata": int(gaps["strata_used"]),
         }
     )
-print(f"the {SHOWN} splits that shrink a gap most (95% bootstrap, {N_BOOT} resamples):")
+print(
+    f"the {SHOWN} splits that keep the smallest share of the pooled gap "
+    f"(95% bootstrap, {N_BOOT} resamples):"
+)
 show(pd.DataFrame(rows).set_index(["audit", "attribute", "within"]))
 print(f"largest difference between the search and conditional_gaps: {agreement:.1e}")
 
