@@ -68,7 +68,7 @@ def gaps_and_accuracy(sums):
 # A resample of the test rows is fully described by how often it draws each row, and
 # every rate is a ratio of sums over rows: one matrix product gives every strategy's
 # sums on every resample, so the changes between strategies are paired.
-boot, point, counts = {}, {}, {}
+boot, point, counts, base_gap = {}, {}, {}, {}
 for audit in TARGETS:
     runs_here = [runs[audit, label] for label in STRATEGIES]
     per_row = np.stack([sums_per_row(r["y"], r["group"], r["pred"]) for r in runs_here])
@@ -77,6 +77,9 @@ for audit in TARGETS:
     point[audit] = gaps_and_accuracy(per_row.sum(axis=1))
     boot[audit] = gaps_and_accuracy(np.einsum("bn,snk->bsk", draws, per_row))
     counts[audit] = per_row[0].sum(axis=0)[[0, 2, 4, 6, 8, 10]].astype(int)
+    # Base-rate gap (positives over rows in each group), on the same resamples.
+    sums = np.vstack([per_row[0].sum(axis=0), draws @ per_row[0]])
+    base_gap[audit] = sums[:, 2] / sums[:, 0] - sums[:, 8] / sums[:, 6]
 
 
 def interval(estimate, samples):
@@ -103,7 +106,8 @@ for audit, attr in TARGETS.items():
     rest = counts[audit][3:]
     print(
         f"{audit}, {attr}: group {n} test rows ({pos} positive, {neg} negative); "
-        f"everyone else {rest[0]} ({rest[1]} positive, {rest[2]} negative)"
+        f"everyone else {rest[0]} ({rest[1]} positive, {rest[2]} negative); "
+        f"base-rate gap {interval(base_gap[audit][0], base_gap[audit][1:])}"
     )
 
 # %%
