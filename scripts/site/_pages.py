@@ -11,12 +11,13 @@ from scripts import layout
 
 __all__ = ["THEMES", "Explainer", "AuditPage", "Audit", "PageMetadataError", "load_explainers", "load_audits"]
 
-# The five themes of CONTRIBUTING.md, in the order the site shows them, each with the line the home page gives it.
+# The themes of CONTRIBUTING.md, in the order the site shows them, each with the line the home page gives it.
 THEMES = {
     "evaluation design": "How to split, hold out and compare so that a number about groups means what it seems to.",
     "metrics": "What to measure between groups, and what each measure counts as parity.",
     "uncertainty": "How sure a gap between groups is, and when a group is too small to say.",
     "shift and robustness": "What happens to a model's fairness when the people it meets differ from the training data.",
+    "sources of bias": "Where a gap between groups comes from: the features, the labels, the base rates and the data's make-up.",
     "mitigation": "Ways to reduce a measured gap, and what each costs.",
 }
 REQUIRED = ("title", "theme", "order", "definition")

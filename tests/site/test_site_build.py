@@ -37,7 +37,7 @@ def test_home_page_reaches_every_page_in_one_click(fixture_site):
     assert {"explainers/fixture-holdout/", "explainers/fixture-selection-rate/", "concepts/",
             "Fixture%20Audit/fixture-audit/", "Fixture%20Audit/DATA/"} <= links
     text = _article(site, "index.html").get_text(" ", strip=True)
-    assert text.count("No page yet.") == 3  # uncertainty, shift and robustness, mitigation
+    assert text.count("No page yet.") == 4  # uncertainty, shift and robustness, sources of bias, mitigation
 
 
 def test_concept_index_lists_every_definition(fixture_site):
@@ -184,14 +184,14 @@ def test_site_builds_with_no_pages_at_all(tmp_path):
     root = make_site_root(tmp_path / "empty", pages=None)
     build_site(root, root / "out")
     home = _article(root / "out", "index.html").get_text(" ", strip=True)
-    assert home.count("No page yet.") == 5 and "No audit yet." in home
+    assert home.count("No page yet.") == 6 and "No audit yet." in home
     assert "No explainer has been published yet." in _article(root / "out", "concepts/index.html").get_text()
 
 
 @pytest.mark.parametrize("front_matter, message", [
     ("title: T\ntheme: metric\norder: 1\ndefinition: D.",
      "explainers/bad.md: front matter theme is 'metric'; expected one of: 'evaluation design', 'metrics', "
-     "'uncertainty', 'shift and robustness', 'mitigation'"),
+     "'uncertainty', 'shift and robustness', 'sources of bias', 'mitigation'"),
     ("title: T\ntheme: metrics\norder: 1",
      "explainers/bad.md: front matter lacks 'definition'; every explainer needs title, theme, order, definition"),
     ("title: T\ntheme: metrics\norder: first\ndefinition: D.",

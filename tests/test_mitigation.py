@@ -1,0 +1,95 @@
+"""Mitigations written in faircode, each against a direct computation."""
+import numpy as np
+import pytest
+
+from faircode.mitigation import reject_option_predict
+
+
+def _by_hand(scores, groups, deprived, width, threshold, favourable):
+    """The rule row by row, as Kamiran et al. state it."""
+    out = []
+    for s, g in zip(scores, groups):
+        if threshold - width < s < threshold + width:
+            out.append(favourable if g == deprived else 1 - favourable)
+        else:
+            out.append(1 if s > threshold else 0)
+    return out
+
+
+@pytest.mark.parametrize("width", [0.0, 0.03, 0.1, 0.25, 1.0])
+@pytest.mark.parametrize("threshold", [0.5, 0.3])
+@pytest.mark.parametrize("favourable", [1, 0])
+def test_reject_option_matches_the_rule_row_by_row(width, threshold, favourable):
+    rng = np.random.default_rng(3)
+    scores = rng.uniform(0, 1, 500)
+    groups = rng.choice(["f", "m", "x"], 500)
+    got = reject_option_predict(scores, sensitive_features=groups, deprived="f", width=width,
+                                threshold=threshold, favourable=favourable)
+    assert got.tolist() == _by_hand(scores, groups, "f", width, threshold, favourable)
+
+
+def test_zero_width_is_the_plain_threshold_and_a_band_moves_selection_rates():
+    rng = np.random.default_rng(0)
+    scores, groups = rng.uniform(0, 1, 400), rng.choice(["a", "b"], 400)
+    plain = reject_option_predict(scores, sensitive_features=groups, deprived="a", width=0)
+    assert plain.tolist() == (scores > 0.5).astype(int).tolist()
+    wide = reject_option_predict(scores, sensitive_features=groups, deprived="a", width=0.2)
+    a = groups == "a"
+    assert wide[a].mean() > plain[a].mean() and wide[~a].mean() < plain[~a].mean()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"deprived": "z"}, "deprived group 'z' is not among the groups of sensitive_features: ['a', 'b']"),
+    ({"width": -0.1}, "width must be a finite number >= 0; got -0.1"),
+    ({"width": float("nan")}, "width must be a finite number >= 0; got nan"),
+    ({"favourable": 2}, "favourable must be 0 or 1; got 2"),
+])
+def test_bad_input_says_what_arrived(kwargs, message):
+    args = {"deprived": "a", "width": 0.1} | kwargs
+    with pytest.raises(ValueError) as err:
+        reject_option_predict([0.2, 0.6], sensitive_features=["a", "b"], **args)
+    assert str(err.value) == message
+
+
+def test_lengths_and_scores_are_checked():
+    with pytest.raises(ValueError, match=r"equal length; got shapes \(2,\) and \(3,\)"):
+        reject_option_predict([0.2, 0.6], sensitive_features=["a", "b", "a"], deprived="a", width=0.1)
+    with pytest.raises(ValueError, match="scores must be finite numbers; got 1 NaN or infinite"):
+        reject_option_predict([0.2, np.nan], sensitive_features=["a", "b"], deprived="a", width=0.1)
+
+
+def test_paired_changes_match_a_loop_over_explicit_resamples():
+    from faircode.mitigation import paired_changes
+
+    rng = np.random.default_rng(5)
+    n, n_boot = 300, 200
+    y = rng.integers(0, 2, n)
+    groups = rng.choice(["f", "m"], n)
+    rules = {"base": rng.integers(0, 2, n), "other": rng.integers(0, 2, n)}
+    table = paired_changes(y, rules, sensitive_features=groups, group="f", base="base", n_boot=n_boot,
+                           random_state=3)
+    draws = np.random.default_rng(3).integers(0, n, size=(n_boot, n))  # the documented resamples
+
+    def stats(d, rows):
+        f = groups[rows] == "f"
+        return d[rows][f].mean() - d[rows][~f].mean(), (d[rows] == y[rows]).mean()
+
+    changes = np.array([np.subtract(stats(rules["other"], r), stats(rules["base"], r)) for r in draws])
+    expected_point = np.subtract(stats(rules["other"], np.arange(n)), stats(rules["base"], np.arange(n)))
+    row = table.loc["other"]
+    assert row["parity_change"] == pytest.approx(expected_point[0])
+    assert row["accuracy_change"] == pytest.approx(expected_point[1])
+    for k, name in enumerate(("parity", "accuracy")):
+        low, high = np.quantile(changes[:, k], [0.025, 0.975])
+        assert row[f"{name}_lower"] == pytest.approx(low, abs=1e-5)
+        assert row[f"{name}_upper"] == pytest.approx(high, abs=1e-5)
+    assert table.loc["base"].abs().max() == 0
+
+
+def test_paired_changes_bad_input():
+    from faircode.mitigation import paired_changes
+
+    with pytest.raises(ValueError, match=r"base 'z' is not a key of predictions; the keys are: \['a'\]"):
+        paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="f", base="z")
+    with pytest.raises(ValueError, match=r"group 'q' must hold some rows and not all of them"):
+        paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="q", base="a")
