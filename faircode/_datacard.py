@@ -1,6 +1,8 @@
 """Write each audit's data card (``<audit>/DATA.md``) from its manifest and its verified data file."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 from scipy.stats import chi2_contingency
@@ -43,6 +45,16 @@ def association_table(data) -> pd.DataFrame:
     return table
 
 
+# A bare web address in a citation (a DOI's https://doi.org/... form), not already a link; a final full stop or
+# comma is the sentence's, not the address's.
+_BARE_URL = re.compile(r"(?<![<(])(https?://[^\s<>|]+?)([.,;]?)(?=\s|$)")
+
+
+def _linked(text: str) -> str:
+    """``text`` with bare web addresses written as Markdown autolinks (``<https://...>``), so they are clickable."""
+    return _BARE_URL.sub(r"<\1>\2", text)
+
+
 def _markdown_table(header, rows) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
@@ -83,7 +95,7 @@ def data_card(name: str) -> str:
         "| | |",
         "|---|---|",
         f"| source | [{source.get('title', m.raw_file)}]({source.get('url', '')}) |",
-        f"| citation | {source.get('citation', '')} |",
+        f"| citation | {_linked(source.get('citation', ''))} |",
         f"| licence | {source.get('licence', '')} |",
         f"| raw file | `{m.raw_file}`, SHA-256 `{m.raw_sha256}` |",
         f"| data file | `{m.data}`, SHA-256 `{m.data_sha256}` (built by `{m.rebuild}`) |",

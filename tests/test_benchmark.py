@@ -216,12 +216,12 @@ def test_the_split_check_fails_on_another_split():
 
 def test_results_identical_across_runs_and_worker_counts(tiny_root):
     grid = dict(audits=[TINY], strategies=["S0", "S3", "S4", "reweighing"],
-                models=["logistic_regression", "decision_tree"], seeds=2, n_boot=200, root=tiny_root)
+                models=["decision_tree"], seeds=2, n_boot=100, root=tiny_root)
     first = run_benchmark(**grid, n_jobs=1)
     again = run_benchmark(**grid, n_jobs=2)
     pd.testing.assert_frame_equal(first, again, check_exact=True)
-    # 4 strategies x 2 models x 2 seeds x 2 protected attributes, and the second seed really re-splits.
-    assert len(first) == 32
+    # 4 strategies x 1 model x 2 seeds x 2 protected attributes, and the second seed really re-splits.
+    assert len(first) == 16
     by_seed = first[first["attribute"] == "age"].groupby("seed")
     assert by_seed["accuracy"].apply(tuple).nunique() == 2
 

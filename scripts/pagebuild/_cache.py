@@ -18,7 +18,7 @@ from ._files import write_if_changed
 # Bump when the meaning of cached outputs changes; every page then runs again.
 FORMAT = 1
 # Build modules whose code shapes what a page's run produces.
-_RUNNER_FILES = ("_child.py", "_execute.py", "_server.py", "_warm.py", "_watchdog.py")
+_RUNNER_FILES = ("_child.py", "_execute.py", "_server.py", "_warm.py", "_watchdog.py", "figures.mplstyle")
 
 
 def _hash_files(digest, root, paths):

@@ -15,6 +15,19 @@ import traceback
 from scripts.pagebuild import _inject
 
 
+# The figure style every page draws with (text sized for the site's column); see the file's own comments.
+FIGURE_STYLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures.mplstyle")
+
+
+def _use_figure_style():
+    """Apply the page figure style to matplotlib's settings (the fork server has already imported it)."""
+    try:
+        import matplotlib.style
+    except ImportError:  # a page that draws nothing needs no matplotlib
+        return
+    matplotlib.style.use(FIGURE_STYLE)
+
+
 def _figures(dpi):
     """Save and close every open matplotlib figure, in creation order, as PNG bytes with its alt text."""
     if "matplotlib.pyplot" not in sys.modules:
@@ -63,6 +76,7 @@ def run_page(conn, alive, root, md_path, script_path, blocks, dpi):
     if warm is not None:
         warm.forget_for(root)
     sys.argv = [script_path]
+    _use_figure_style()
     namespace = {"__name__": "__main__", "__file__": os.path.join(root, script_path), "__builtins__": builtins}
     outputs, errors = [], io.StringIO()
     with contextlib.redirect_stderr(errors):

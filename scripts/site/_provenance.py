@@ -1,4 +1,4 @@
-"""What a page's outputs were produced from, and the notebook version of its script.
+"""What a page's outputs were produced from.
 
 Provenance is content only (data checksums, pinned versions), never a clock time, so that two builds of the
 same inputs give byte-identical pages.
@@ -8,17 +8,12 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
-import os
 import pathlib
 import re
-import tempfile
-
-import jupytext
-from nbformat.v4 import new_markdown_cell
 
 from scripts import layout
 
-__all__ = ["Provenance", "provenance", "audits_named", "sha256_file", "pinned_versions", "stage_notebook"]
+__all__ = ["Provenance", "provenance", "audits_named", "sha256_file", "pinned_versions"]
 
 # The libraries every page's numbers go through (faircode's own dependencies), shown first, in this order.
 MAIN_LIBRARIES = ("fairlearn", "scikit-learn", "pandas", "numpy", "scipy", "matplotlib")
@@ -142,46 +137,3 @@ def provenance(root: pathlib.Path, script_path: pathlib.Path, audit_dirs: dict[s
     lock = root / "requirements.lock"
     libraries = pinned_versions(lock, script) if lock.is_file() else []
     return Provenance(data, libraries)
-
-
-def stage_notebook(script_path: pathlib.Path, notebook_path: pathlib.Path, title: str, script_uri: str) -> bool:
-    """Write the notebook version of a generated script (jupytext), only when its content changed.
-
-    Parameters
-    ----------
-    script_path : pathlib.Path
-        The generated script.
-    notebook_path : pathlib.Path
-        Where the ``.ipynb`` goes (a staging folder outside git).
-    title : str
-        The page's title; the notebook opens with it as its heading.
-    script_uri : str
-        Repository path of the script, named in the notebook's first cell.
-
-    Returns
-    -------
-    bool
-        Whether the file was (re)written.
-    """
-    notebook = jupytext.read(script_path)
-    notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    notebook.metadata.pop("jupytext", None)
-    intro = (f"# {title}: notebook\n\nThe code of the page, cell for cell as in `{script_uri}`. Run it with the "
-             "repository root as the working directory, in the project's environment (`make` sets it up).")
-    first = notebook.cells[0] if notebook.cells else None
-    if first is not None and first.cell_type == "code" and all(
-            line.startswith("#") for line in first.source.splitlines() if line.strip()):
-        notebook.cells.pop(0)  # the script's "generated, do not edit" header; the intro below replaces it
-    notebook.cells.insert(0, new_markdown_cell(intro))
-    for number, cell in enumerate(notebook.cells):
-        cell["id"] = f"cell-{number}"  # nbformat draws random cell ids; fixed ones keep rebuilds byte-identical
-    text = jupytext.writes(notebook, fmt="ipynb")
-    if notebook_path.is_file() and notebook_path.read_text(encoding="utf-8") == text:
-        return False
-    notebook_path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=notebook_path.parent, prefix=".", suffix=".tmp")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(tmp, notebook_path)
-    return True
-

@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import pathlib
 import posixpath
+import re
+import shlex
 import sys
 from urllib.parse import quote
 
@@ -27,8 +29,12 @@ if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers ar
 from scripts import layout  # noqa: E402
 from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
+from scripts.site._outputs import frame_outputs  # noqa: E402
+from scripts.site._archive import build_archive  # noqa: E402
+from scripts.site._files import write_bytes_if_changed  # noqa: E402
+from scripts.site._notebooks import ARCHIVE_NAME, RUN_COMMAND, notebook_for_page, stage_notebook  # noqa: E402
 from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
-from scripts.site._provenance import provenance, stage_notebook  # noqa: E402
+from scripts.site._provenance import provenance  # noqa: E402
 from scripts.site._tables import style_tables  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.site")
@@ -51,6 +57,12 @@ def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path) -> File:
     file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
     files.append(file)
     return file
+
+
+def _page_url(src_uri: str) -> str:
+    """The folder URL (from the site's root, unquoted) of a page or notebook page: ``explainers/slug/``."""
+    stem = src_uri.rsplit(".", 1)[0]
+    return f"{stem}/"
 
 
 def _page_link(src_uri: str) -> str:
@@ -88,20 +100,44 @@ def on_files(files: Files, config) -> Files:
             for path in sorted((root / folder / sub).glob("*")):
                 if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
                     _add(files, config, path.relative_to(root).as_posix(), root)
-    scripts = {}
+    scripts, notebooks = {}, {}
     for src_uri, (title, script_uri) in coded.items():
         script = root / script_uri
         if not script.is_file():
             log.info("%s has no generated script (%s) yet: no notebook or provenance for it", src_uri, script_uri)
             continue
         notebook_uri = layout.notebook_path(src_uri)
-        stage_notebook(script, staging / notebook_uri, title, script_uri)
+        notebook = notebook_for_page(root / src_uri, src_uri, title, page_url=_page_url(src_uri),
+                                     notebook_page_url=_page_url(notebook_uri), archive_url=ARCHIVE_NAME)
+        stage_notebook(notebook, staging / notebook_uri)
+        notebooks[notebook_uri] = (staging / notebook_uri).read_bytes()
         _add(files, config, notebook_uri, staging)
         scripts[src_uri] = (script_uri, notebook_uri)
+    # The source archive a reader runs the pages from, with the notebooks inside it next to their pages.
+    write_bytes_if_changed(staging / ARCHIVE_NAME, build_archive(root, extra=notebooks))
+    _add(files, config, ARCHIVE_NAME, staging)
+    for theme in THEMES:  # each theme's overview page, where its tab lands
+        if any(e.theme == theme for e in explainers):
+            files.append(File.generated(config, _theme_uri(theme), content=_theme_markdown(theme, explainers)))
     config.nav = _navigation(explainers, audits)
     _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts,
                   audit_dirs={a.name: a.path for a in audits})
     return files
+
+
+def _theme_uri(theme: str) -> str:
+    """The overview page of a theme: ``themes/<theme-with-dashes>/index.md`` (an index, so the section links to it)."""
+    return f"themes/{theme.replace(' ', '-')}/index.md"
+
+
+def _theme_markdown(theme: str, explainers) -> str:
+    """A theme's overview: what the theme is about, then its pages in reading order with their definitions."""
+    folder = posixpath.dirname(_theme_uri(theme))
+    pages = [e for e in explainers if e.theme == theme]
+    entries = "\n".join(f"[{e.title}]({_relative(e.src_uri, folder)})\n:   {e.definition}\n" for e in pages)
+    return (f"---\ntitle: {theme.capitalize()}\n---\n\n# {theme.capitalize()}\n\n{THEMES[theme]}\n\n"
+            f"The {len(pages)} page{'s' if len(pages) != 1 else ''} of this theme, in the order to read them, "
+            f"each with its one-sentence definition:\n\n{entries}")
 
 
 def _navigation(explainers, audits) -> list:
@@ -109,7 +145,7 @@ def _navigation(explainers, audits) -> list:
     for theme in THEMES:
         pages = [{e.title: e.src_uri} for e in explainers if e.theme == theme]
         if pages:
-            nav.append({theme.capitalize(): pages})
+            nav.append({theme.capitalize(): [_theme_uri(theme), *pages]})
     if audits:
         nav.append({"Audits": [{a.name: [{p.title: p.src_uri} for p in a.pages]} for a in audits if a.pages]})
     return nav
@@ -120,6 +156,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     if src_uri == "index.md":
         markdown = _fill(markdown, "<!-- site: themes -->", _themes_markdown())
         markdown = _fill(markdown, "<!-- site: audits -->", _audits_markdown())
+        markdown = _fill(markdown, "<!-- site: picture -->", _picture_markdown(page.meta.get("picture"), files))
     elif src_uri == "concepts.md":
         markdown = _fill(markdown, "<!-- site: concepts -->", _concepts_markdown())
     root = _STATE["root"]
@@ -127,7 +164,8 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     def exists(uri: str) -> bool:
         return files.get_file_from_path(uri) is not None or (root / uri).is_file()
 
-    markdown, unlinked = unlink_missing_pages(normalize_fences(markdown), src_uri, exists)
+    # Outputs are framed before the fences lose their output="name" options, which say which block printed what.
+    markdown, unlinked = unlink_missing_pages(normalize_fences(frame_outputs(markdown)), src_uri, exists)
     for target in unlinked:
         log.info("%s: %s does not exist yet; its link is shown as text", src_uri, target)
     if src_uri in _STATE["scripts"]:
@@ -146,8 +184,30 @@ def _themes_markdown() -> str:
     for theme, blurb in THEMES.items():
         pages = [e for e in _STATE["explainers"] if e.theme == theme]
         links = "\n".join(f"    - [{e.title}]({_page_link(e.src_uri)})" for e in pages) or "    - *No page yet.*"
-        cards.append(f"-   **{theme.capitalize()}**\n\n    ---\n\n    {blurb}\n\n{links}\n")
+        name = f"[{theme.capitalize()}]({_page_link(_theme_uri(theme))})" if pages else theme.capitalize()
+        cards.append(f"-   **{name}**\n\n    ---\n\n    {blurb}\n\n{links}\n")
     return '<div class="grid cards" markdown>\n\n' + "\n".join(cards) + "\n</div>\n"
+
+
+def _picture_markdown(uri: str | None, files: Files) -> str:
+    """The home page's picture: a figure a page drew (front matter ``picture:``), captioned, linked to its page.
+
+    Nothing when the figure is not on the site (a fresh site, or a figure that is no longer drawn).
+    """
+    if not uri or files.get_file_from_path(uri) is None:
+        return ""
+    folder, name = uri.rsplit("/figures/", 1)
+    page_uri = f"{folder}/{name.rsplit('-', 1)[0]}.md"
+    page_path = _STATE["root"] / page_uri
+    if not page_path.is_file():
+        return ""
+    # The figure's label is its alt text on the page that shows it: ![label](figures/name.png).
+    image = r"!\[(?P<alt>(?:[^\]\\]|\\.)*)\]\(<?figures/" + re.escape(name) + r">?\)"
+    shown = re.search(image, page_path.read_text(encoding="utf-8"))
+    alt = shown.group("alt") if shown else name  # Markdown-escaped, as the build wrote it
+    title = next((e.title for e in _STATE["explainers"] if e.src_uri == page_uri), page_uri)
+    return (f'<figure class="fc-figure fc-home-picture" markdown>\n\n![{alt}]({_page_link(uri)})\n\n'
+            f'<figcaption markdown="span">From [{title}]({_page_link(page_uri)}): {alt}</figcaption>\n\n</figure>\n')
 
 
 def _audits_markdown() -> str:
@@ -183,17 +243,24 @@ def _run_it_yourself(page, files: Files) -> str:
         data or "- No audit data file named in the code.",
         f"- Libraries, as pinned in `requirements.lock`: {libraries}." if libraries else "",
     ]))
+    archive = get_relative_url(files.get_file_from_path(ARCHIVE_NAME).url, page.file.url)
+    notebook_run = RUN_COMMAND.format(notebook=shlex.quote(notebook_uri))
     return f"""## Run it yourself
 
 The code on this page is also a script, [`{script_uri}`]({_relative(script_uri, here)}), generated
-from the page by the build. Run from the repository root, it prints what this page shows:
+from the page by the build. To run it, download the project's source archive,
+<a href="{archive}" download>{ARCHIVE_NAME}</a> (the `faircode` package, the audit data, every page and the
+pinned list of packages), unpack it, and from its folder (`fair-code-project`) set up the project's environment
+once and run the script; it prints what this page shows:
 
 ```bash
-PYTHONPATH=. python3 {script_uri}
+make setup      # creates .venv with the packages pinned in requirements.lock (needs Python 3.11)
+OMP_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python {shlex.quote(script_uri)}
 ```
 
-Prefer Jupyter? [Read the notebook version]({_relative(notebook_uri, here)}) or
-<a href="{download}" download>download {name}</a>.
+Prefer Jupyter? [Read the notebook version]({_relative(notebook_uri, here)}) (the page's prose, code and
+outputs) or <a href="{download}" download>download {name}</a>; the archive holds it too, and
+`{notebook_run}` runs it top to bottom in the project's environment.
 
 <div class="provenance" markdown>
 
@@ -207,6 +274,14 @@ The outputs on this page were produced from:
 
 def on_page_content(html: str, page, config, files: Files) -> str:
     return style_tables(html)
+
+
+@event_priority(100)  # before the search plugin indexes the page
+def on_page_context(context, page, config, nav):
+    """Leave notebook pages out of search: each repeats its explainer, which is the page a search should find."""
+    if page.file.src_uri.endswith(".ipynb"):
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+    return context
 
 
 def on_serve(server, config, builder):

@@ -211,7 +211,7 @@ def test_audit_page_runs_against_faircode_from_the_root(site):
     assert "test rows: 200" in text and "random_forest" in text
     assert "](figures/age-rates-1.png)" in text and (audit / "figures/age-rates-1.png").is_file()
     script = (audit / "code/age-rates.py").read_text()
-    assert "PYTHONPATH=. python3 'German Credit Lending/code/age-rates.py'" in script
+    assert "PYTHONPATH=. .venv/bin/python 'German Credit Lending/code/age-rates.py'" in script
 
 
 def test_a_deleted_page_leaves_no_generated_files(site):

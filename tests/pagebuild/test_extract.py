@@ -20,7 +20,7 @@ def test_runnable_blocks_are_exactly_the_python_fences(fixture_text):
     assert [b.norun for b in page.blocks] == [False, True, False, False]
     script = render_script(page)
     assert "everything_we_have" not in script  # the norun sketch
-    assert "PYTHONPATH=. python3 explainers/code/group-rates.py" in script.split("# %%")[0]  # the header
+    assert "PYTHONPATH=. .venv/bin/python explainers/code/group-rates.py" in script.split("# %%")[0]  # the header
     body = script.split("\n# %%\n")[1:]
     assert body == [b.source for b in page.runnable]
     compile(script, "group-rates.py", "exec")
@@ -48,7 +48,7 @@ def test_markers_shown_inside_a_code_example_are_not_markers():
 def test_audit_page_script_path_is_quoted_in_the_header():
     page = _page("```python\nprint(1)\n```\n", "Benefits Denial/write-up.md")
     assert page.script_path == "Benefits Denial/code/write-up.py"
-    assert "PYTHONPATH=. python3 'Benefits Denial/code/write-up.py'" in render_script(page)
+    assert "PYTHONPATH=. .venv/bin/python 'Benefits Denial/code/write-up.py'" in render_script(page)
 
 
 @pytest.mark.parametrize("text, line, words", [

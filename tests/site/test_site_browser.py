@@ -211,3 +211,106 @@ def test_the_repository_site_builds_strict(real_site):
     """The whole repository's site (about a minute to build, hence under the browser marker with the test that
     opens it; `make site` builds it too)."""
     assert (real_site / "index.html").is_file() and (real_site / "concepts" / "index.html").is_file()
+
+
+# Output tables and printed text in the output boxes (scripts/site/_outputs.py), measured against the box: a table
+# overflows when its full width exceeds the box's content width, a printed block when its text needs scrolling.
+_OUTPUTS_JS = """() => {
+  const result = {tables: 0, tablesOver: 0, pres: 0, presOver: 0, over: []};
+  for (const box of document.querySelectorAll('article .fc-output')) {
+    const style = getComputedStyle(box);
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    for (const table of box.querySelectorAll('table')) {
+      result.tables++;
+      if (table.scrollWidth > room + 1) {
+        result.tablesOver++;
+        result.over.push(`table ${table.scrollWidth}px in ${Math.round(room)}px`);
+      }
+    }
+    for (const code of box.querySelectorAll(':scope > .highlight pre > code')) {
+      result.pres++;
+      if (code.scrollWidth > code.clientWidth + 1) result.presOver++;
+    }
+  }
+  return result;
+}"""
+# At 1280 px at most this share of the output tables may need sideways scrolling.
+MAX_OVERFLOWING_TABLES_1280 = 0.05
+WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
+
+
+def _content_pages(site: pathlib.Path) -> list[str]:
+    """The site's pages that hold output: explainers and audit write-ups (their notebooks repeat them)."""
+    return [p for p in _pages(site) if "/notebooks/" not in p and '<div class="fc-output"' in
+            (site / p).read_text(encoding="utf-8")]
+
+
+def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:
+    """Per width: per page, how many output tables and printed blocks there are and how many overflow."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for label, viewport in WIDTHS.items():
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        for rel in _content_pages(site):
+            page.goto(base + rel[: -len("index.html")], wait_until="load")
+            found.setdefault(label, {})[rel] = page.evaluate(_OUTPUTS_JS)
+            name = rel[: -len("/index.html")].replace("/", "-").replace(" ", "-")
+            page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png")
+        context.close()
+    return found
+
+
+def _first_search_hits(browser, base: str, queries: list[str]) -> dict[str, str]:
+    """The path of the first search result for each query, typed into the site's search box."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    hits = {}
+    for query in queries:
+        page.goto(base, wait_until="load")  # a fresh page per query: no state left from the last search
+        box = page.locator("input.md-search__input")  # at 1280 px the header shows the search field itself
+        box.click()
+        box.fill(query)
+        first = page.locator(".md-search-result__list > li a").first
+        try:
+            first.wait_for(timeout=10_000)
+            page.wait_for_timeout(150)  # the result list is replaced as the query settles
+            hits[query] = unquote(urlsplit(first.get_attribute("href")).path)
+        except Exception:  # noqa: BLE001 - no result at all is a finding, not an error of the test
+            hits[query] = "(no result)"
+    context.close()
+    return hits
+
+
+def test_output_tables_fit_and_search_finds_each_page(browser, real_site, serve):
+    from scripts.site import load_explainers
+
+    base = serve(real_site)
+    measured = _measure_outputs(browser, real_site, base)
+    lines, problems = [], []
+    for label, pages in measured.items():
+        tables = sum(m["tables"] for m in pages.values())
+        over = sum(m["tablesOver"] for m in pages.values())
+        pres = sum(m["pres"] for m in pages.values())
+        pres_over = sum(m["presOver"] for m in pages.values())
+        lines.append(f"{label} px: {over} of {tables} output tables overflow; {pres_over} of {pres} printed blocks "
+                     f"need sideways scrolling ({len(pages)} pages)")
+        for rel, m in pages.items():
+            if m["tablesOver"]:
+                lines.append(f"  {rel}: {m['tablesOver']} of {m['tables']} tables overflow ({'; '.join(m['over'])})")
+        if label == "1280" and tables and over / tables > MAX_OVERFLOWING_TABLES_1280:
+            problems.append(f"at 1280 px {over} of {tables} output tables overflow their box "
+                            f"(at most {MAX_OVERFLOWING_TABLES_1280:.0%} may)")
+    assert any(m["tables"] + m["pres"] for m in measured["1280"].values()), "no output found on any page"
+    explainers = load_explainers(ROOT)
+    hits = _first_search_hits(browser, base, [e.title for e in explainers])
+    base_path = urlsplit(base).path
+    for explainer in explainers:
+        expected = base_path + explainer.src_uri[: -len(".md")] + "/"
+        hit = hits[explainer.title]
+        lines.append(f"search {explainer.title!r}: first hit {hit}")
+        if hit.split("#")[0] != expected:
+            problems.append(f"searching {explainer.title!r} finds {hit} first, not {expected}")
+    print("\n".join(lines))
+    (SCREENSHOTS / "measurements.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert not problems, "\n".join(problems) + "\n" + "\n".join(lines)

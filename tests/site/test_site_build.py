@@ -3,6 +3,7 @@ import filecmp
 import hashlib
 import json
 import re
+import zipfile
 
 import pytest
 from bs4 import BeautifulSoup
@@ -74,12 +75,18 @@ def test_fence_options_of_the_build_render_as_code(fixture_site):
     assert article.select_one(".highlight .filename").get_text() == "Sketch: shown, not run by the build"
 
 
-def test_run_it_yourself_names_script_notebook_and_inputs(fixture_site):
+def test_run_it_yourself_names_archive_commands_notebook_and_inputs(fixture_site):
     root, site = fixture_site
     heading = _article(site, PAGE).find(id="run-it-yourself")
     section = BeautifulSoup("".join(str(el) for el in heading.find_next_siblings()), "html.parser")
     text = section.get_text(" ", strip=True)
-    assert section.select_one("pre").get_text().strip() == "PYTHONPATH=. python3 explainers/code/fixture-selection-rate.py"
+    commands = section.select_one("pre").get_text()
+    assert "make setup" in commands
+    assert "OMP_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python explainers/code/fixture-selection-rate.py" in commands
+    assert "python3" not in commands
+    assert ".venv/bin/jupyter nbconvert --to notebook --execute --inplace explainers/notebooks/fixture-selection-rate.ipynb" in text
+    archive, download = (a["href"] for a in section.select("a[download]"))
+    assert archive == "../../fair-code-project.zip" and (site / "fair-code-project.zip").is_file()
     digest = hashlib.sha256((root / "Fixture Audit" / "tiny.csv").read_bytes()).hexdigest()
     data = section.select_one(".provenance li")
     assert data.select_one("a")["href"] == "../../Fixture%20Audit/tiny.csv"
@@ -87,18 +94,76 @@ def test_run_it_yourself_names_script_notebook_and_inputs(fixture_site):
     pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "requirements.lock").read_text(), re.MULTILINE))
     for name in ("fairlearn", "scikit-learn", "pandas", "numpy"):
         assert f"{name} {pins[name]}" in text
-    download = section.select_one("a[download]")["href"]
-    notebook = json.loads((site / "explainers/fixture-selection-rate" / download).read_text(encoding="utf-8"))
-    code = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
-    assert code == ['from faircode.benchmark import load_audit\n\ndata = load_audit("Fixture Audit")\nprint(data.y.mean())']
-    assert "".join(notebook["cells"][0]["source"]).startswith("# Fixture Selection Rate: notebook")
-    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+    assert (site / "explainers/fixture-selection-rate" / download).resolve().is_file()
     assert (site / "explainers/notebooks/fixture-selection-rate/index.html").is_file()
     # The generated script is published as a file to download, never taken for a page by mkdocs-jupyter.
     assert (site / "explainers/code/fixture-selection-rate.py").read_bytes() == \
         (root / "explainers/code/fixture-selection-rate.py").read_bytes()
     assert not (site / "explainers/code/fixture-selection-rate").exists()
     assert "Run it yourself" not in _article(site, "explainers/fixture-holdout/index.html").get_text()
+
+
+def test_the_notebook_holds_prose_code_and_recorded_outputs(fixture_site):
+    _, site = fixture_site
+    folder = site / "explainers/notebooks/fixture-selection-rate"
+    notebook = json.loads((folder / "fixture-selection-rate.ipynb").read_text(encoding="utf-8"))
+    cells = notebook["cells"]
+    intro = "".join(cells[0]["source"])
+    assert intro.startswith("**The notebook version of the page [Fixture Selection Rate](../../fixture-selection-rate/)**")
+    assert "[fair-code-project.zip](../../../fair-code-project.zip)" in intro and "make setup" in intro
+    code = [cell for cell in cells if cell["cell_type"] == "code"]
+    assert "ROOT = next(" in "".join(code[0]["source"])  # the first code cell finds the project's root
+    assert ["".join(cell["source"]) for cell in code[1:]] == [
+        'from faircode.benchmark import load_audit\n\ndata = load_audit("Fixture Audit")\nprint(data.y.mean())']
+    assert code[1]["outputs"] == [{"name": "stdout", "output_type": "stream",
+                                   "text": ["group    rows  selection rate\n", "women      40           0.250\n",
+                                            "men        60           0.400\n"]}]
+    prose = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    assert "## The One-Sentence Definition" in prose and "The selection rate of a group" in prose
+    assert "*The output `rates` is shown under the code cell that prints it, below.*" in prose
+    assert "A sketch, shown but not run:\n\n```python\n# a sketch that never runs\n```" in prose
+    assert "[Fixture Holdout](../../fixture-holdout/)" in prose  # links lead to the site's pages
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+    # On the site the notebook page shows the output; search leaves notebook pages out.
+    assert "0.400" in (folder / "index.html").read_text(encoding="utf-8")
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    locations = {doc["location"] for doc in index["docs"]}
+    assert not [loc for loc in locations if "notebooks/" in loc]
+    assert any(loc.startswith("explainers/fixture-selection-rate/") for loc in locations)
+
+
+def test_the_source_archive_holds_the_project_and_the_notebooks(fixture_site):
+    _, site = fixture_site
+    with zipfile.ZipFile(site / "fair-code-project.zip") as archive:
+        names = set(archive.namelist())
+    for name in ("explainers/fixture-selection-rate.md", "explainers/code/fixture-selection-rate.py",
+                 "explainers/notebooks/fixture-selection-rate.ipynb", "Fixture Audit/tiny.csv",
+                 "Fixture Audit/audit.toml", "requirements.lock", "mkdocs.yml", "scripts/site/hooks.py"):
+        assert f"fair-code-project/{name}" in names, name
+    assert not [n for n in names if "__pycache__" in n or n.startswith("fair-code-project/out/")]
+
+
+def test_output_is_framed_apart_from_code(fixture_site):
+    _, site = fixture_site
+    article = _article(site, PAGE)
+    [box] = article.select(".fc-output")
+    assert box.select_one("details.fc-output__code > summary").get_text() == "Output · show the code that printed it"
+    assert 'load_audit("Fixture Audit")' in box.select_one("details.fc-output__code pre").get_text()
+    printed = box.select_one(":scope > div.highlight")
+    assert "no-copy" in printed["class"] and "women      40" in printed.get_text()
+    # The table and the figure after the region are prose, not output.
+    assert not box.select("table") and not box.select("img")
+
+
+def test_each_theme_tab_lands_on_an_overview_with_definitions(fixture_site):
+    _, site = fixture_site
+    tabs = {a.get_text(strip=True): a["href"] for a in _soup(site, "index.html").select(".md-tabs__link")}
+    assert tabs["Metrics"] == "themes/metrics/" and tabs["Evaluation design"] == "themes/evaluation-design/"
+    overview = _article(site, "themes/metrics/index.html")
+    assert overview.select_one("h1").get_text(strip=True).rstrip("¶") == "Metrics"
+    assert [(dt.get_text(strip=True), dt.select_one("a")["href"]) for dt in overview.select("dt")] == [
+        ("Fixture Selection Rate", "../../explainers/fixture-selection-rate/")]
+    assert "compares how often a model says yes" in overview.select_one("dd").get_text()
 
 
 def test_two_builds_are_byte_identical(fixture_site, tmp_path):

@@ -1,12 +1,18 @@
 """The site helpers on small inputs written inline: links, fence options, provenance, audit pages."""
+import base64
 import hashlib
+import io
+import zipfile
 
 import pytest
 
 from _site_helpers import ROOT  # noqa: F401 - puts the repository root on sys.path
 from scripts.site import (audits_named, code_regions, load_audits, pinned_versions, provenance,
                           unlink_missing_pages)
+from scripts.site._archive import build_archive
 from scripts.site._fences import SKETCH_TITLE, normalize_fences
+from scripts.site._notebooks import region_outputs, site_links
+from scripts.site._outputs import CODE_SUMMARY, block_sources, frame_outputs, output_regions
 
 PAGES = {"explainers/equalized-odds.md", "Benefits Denial/DATA.md"}
 
@@ -98,3 +104,105 @@ def test_audit_pages_put_the_write_up_first_and_the_data_card_last(tmp_path):
     assert [(p.src_uri, p.title) for p in audit.pages] == [
         ("Some Audit/some-audit.md", "Some Audit: what the methods find"), ("Some Audit/DATA.md", "Data card")]
     assert audit.writeups[0].script_uri == "Some Audit/code/some-audit.py"
+
+
+PAGE_WITH_OUTPUTS = """# A page
+
+<!-- output: table -->
+
+```text
+group  rate
+a     0.250
+```
+
+<div class="fc-table" markdown>
+
+| group | rate |
+|---|---:|
+| a | 0.250 |
+
+</div>
+
+![Bar chart of \\[rates\\]](figures/page-1.png)
+
+<!-- end output -->
+
+<!-- output: empty -->
+<!-- end output -->
+
+```python output="table"
+print("```")
+```
+"""
+
+
+def test_output_regions_and_the_blocks_that_print_them():
+    regions = output_regions(PAGE_WITH_OUTPUTS)
+    assert [(r.name, r.start, r.end) for r in regions] == [("table", 2, 19), ("empty", 21, 22)]
+    assert regions[0].content.startswith("```text\ngroup  rate") and regions[1].content == ""
+    assert block_sources(PAGE_WITH_OUTPUTS) == {"table": 'print("```")\n'}
+
+
+def test_an_output_is_framed_with_its_code_folded_and_no_copy_button():
+    framed = frame_outputs(PAGE_WITH_OUTPUTS)
+    lines = framed.split("\n")
+    start = lines.index('<div class="fc-output" markdown>')
+    assert lines[start - 2] == "<!-- output: table -->"
+    assert lines[start + 2:start + 4] == ['<details class="fc-output__code" markdown data-search-exclude>',
+                                          f"<summary>{CODE_SUMMARY}</summary>"]
+    assert '````python\nprint("```")\n````' in framed  # a fence longer than any backtick run in the code
+    assert "``` { .text .no-copy }\ngroup  rate" in framed
+    assert ('<figure class="fc-figure" markdown>\n\n![Bar chart of \\[rates\\]](figures/page-1.png)\n\n'
+            "<figcaption>Bar chart of [rates]</figcaption>") in framed
+    assert "| a | 0.250 |" in framed
+    # The empty region and everything outside the regions are untouched.
+    assert "<!-- output: empty -->\n<!-- end output -->" in framed
+    assert framed.endswith('```python output="table"\nprint("```")\n```\n')
+    assert frame_outputs("no outputs here\n") == "no outputs here\n"
+
+
+def test_an_output_without_a_block_gets_a_plain_label():
+    framed = frame_outputs("<!-- output: lone -->\n```text\nx\n```\n<!-- end output -->\n")
+    assert '<p class="fc-output__label">Output</p>' in framed and "<details" not in framed
+
+
+def test_notebook_outputs_come_from_the_region(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "page-1.png").write_bytes(b"\x89PNG fake")
+    outputs = region_outputs(output_regions(PAGE_WITH_OUTPUTS)[0].content, tmp_path)
+    assert [o.output_type for o in outputs] == ["stream", "display_data", "display_data"]
+    assert outputs[0].text == "group  rate\na     0.250\n"
+    assert outputs[1].data["text/markdown"] == "| group | rate |\n|---|---:|\n| a | 0.250 |\n"  # no site wrapper
+    assert outputs[2].data["text/plain"] == "Bar chart of [rates]"
+    assert base64.b64decode(outputs[2].data["image/png"]) == b"\x89PNG fake"
+    with pytest.raises(FileNotFoundError, match="page-1.png: a figure the page shows is missing"):
+        region_outputs(output_regions(PAGE_WITH_OUTPUTS)[0].content, tmp_path / "elsewhere")
+
+
+@pytest.mark.parametrize("markdown, expected", [
+    ("[Odds](equalized-odds.md)", "[Odds](../../equalized-odds/)"),
+    ("[Odds](equalized-odds.md#why)", "[Odds](../../equalized-odds/#why)"),
+    ("[card](../Benefits%20Denial/DATA.md)", "[card](../../../Benefits%20Denial/DATA/)"),
+    ("[script](code/page.py)", "[script](../../code/page.py)"),
+    ("[web](https://example.org/a.md) [here](#top)", "[web](https://example.org/a.md) [here](#top)"),
+])
+def test_notebook_links_lead_to_the_site_pages(markdown, expected):
+    assert site_links(markdown, "explainers/page.md", "explainers/notebooks/page/") == expected
+
+
+def test_the_source_archive_is_deterministic_and_complete(tmp_path):
+    root = tmp_path / "repo"
+    for path in ("faircode/__init__.py", "faircode/__pycache__/x.pyc", "explainers/a.md", "Audit/audit.toml",
+                 "Audit/rows.csv", "Makefile", "requirements.lock", "tests/test_x.py", "Not Audit/x.csv"):
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(path, encoding="utf-8")
+    first = build_archive(root, extra={"explainers/notebooks/a.ipynb": b"{}"})
+    (root / "Makefile").touch()  # a new modification time changes nothing
+    assert build_archive(root, extra={"explainers/notebooks/a.ipynb": b"{}"}) == first
+    with zipfile.ZipFile(io.BytesIO(first)) as archive:
+        names = archive.namelist()
+        assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+    assert names == sorted(names)
+    assert [n.removeprefix("fair-code-project/") for n in names] == [
+        "Audit/audit.toml", "Audit/rows.csv", "Makefile", "explainers/a.md", "explainers/notebooks/a.ipynb",
+        "faircode/__init__.py", "requirements.lock"]

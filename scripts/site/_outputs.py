@@ -1,0 +1,153 @@
+"""The output regions of a page: find them, and frame each one on the site as output, with the code that printed it.
+
+A page's printed output lives between ``<!-- output: name -->`` and ``<!-- end output -->`` (written there by the
+page build), and the block that printed it is the ```` ```python output="name" ```` fence. On the site each region
+becomes a container labelled as output, with no copy button over its text, and the code that printed it folded
+inside it, one click away (as Jupyter Book and sphinx-gallery fold code above its output).
+
+The markers are read here with the page build's own patterns (``scripts/pagebuild/_pages.py``) rather than by
+importing the build: the site's hooks are copied into test roots that do not hold the build.
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+
+from scripts.site._fences import fenced_blocks
+
+__all__ = ["OutputRegion", "output_regions", "block_sources", "frame_outputs", "OUTPUT_CLASS", "CODE_SUMMARY"]
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
+_START = re.compile(rf"^ {{0,3}}<!--\s*output:\s*(?P<name>{_NAME})\s*-->\s*$")
+_END = re.compile(r"^ {0,3}<!--\s*end output\s*-->\s*$")
+_PYTHON_OPENER = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*(?:python|py)\b(?P<rest>[^\n]*)$")
+_OUTPUT_OPTION = re.compile(r"""\boutput=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"']+))""")
+_TEXT_OPENER = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*text[ \t]*$")
+# A figure as the build writes it, alone on its line: ![alt](path) with [, ] and \ escaped in the alt text.
+_IMAGE = re.compile(r"^!\[(?P<alt>(?:[^\]\\]|\\.)*)\]\((?P<src><[^<>\n]+>|[^\s()]+)\)$")
+
+OUTPUT_CLASS = "fc-output"
+FIGURE_CLASS = "fc-figure"
+CODE_SUMMARY = "Output · show the code that printed it"
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputRegion:
+    """One marker pair: the 0-based line indexes of its two markers and the lines between them."""
+
+    name: str
+    start: int
+    end: int
+    lines: tuple[str, ...]
+
+    @property
+    def content(self) -> str:
+        """What the build wrote between the markers, without the blank lines around it."""
+        return "\n".join(self.lines).strip("\n")
+
+
+def output_regions(markdown: str) -> list[OutputRegion]:
+    """The output regions of a page, in order (an unclosed start marker is left alone).
+
+    Examples
+    --------
+    >>> [r.content for r in output_regions("a\\n<!-- output: t -->\\n\\nx\\n\\n<!-- end output -->\\n")]
+    ['x']
+    """
+    lines = markdown.split("\n")
+    regions, index = [], 0
+    while index < len(lines):
+        start = _START.match(lines[index])
+        if start:
+            end = next((j for j in range(index + 1, len(lines)) if _END.match(lines[j])), None)
+            if end is None:
+                break
+            regions.append(OutputRegion(start.group("name"), index, end, tuple(lines[index + 1:end])))
+            index = end
+        index += 1
+    return regions
+
+
+def block_sources(markdown: str) -> dict[str, str]:
+    """The code of each ```` ```python output="name" ```` block, by output name.
+
+    Examples
+    --------
+    >>> block_sources('```python output="t"\\nprint(1)\\n```\\n')
+    {'t': 'print(1)\\n'}
+    """
+    lines = markdown.splitlines(keepends=True)
+    sources = {}
+    for first, last in fenced_blocks(lines):
+        opener = _PYTHON_OPENER.match(lines[first].rstrip("\r\n"))
+        option = _OUTPUT_OPTION.search(opener.group("rest")) if opener else None
+        if option:
+            name = option.group("dq") or option.group("sq") or option.group("bare")
+            closed = last > first and lines[last].strip().startswith(opener.group("fence"))
+            sources[name] = "".join(lines[first + 1:last if closed else last + 1])
+    return sources
+
+
+def _fence(code: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _shown(content: str) -> str:
+    """The output as shown: text fences marked no-copy (mkdocs-material then draws no copy button on them) and
+    each figure in a ``<figure>`` whose visible caption is its label (the alt text ``fig.set_label`` gave it)."""
+    out = []
+    for line in content.split("\n"):
+        text, image = _TEXT_OPENER.match(line), _IMAGE.match(line)
+        if text:
+            out.append(f"{text.group('fence')} {{ .text .no-copy }}")
+        elif image:
+            caption = html.escape(re.sub(r"\\(.)", r"\1", image.group("alt")))
+            out += [f'<figure class="{FIGURE_CLASS}" markdown>', "", line, "",
+                    f"<figcaption>{caption}</figcaption>", "", "</figure>"]
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _frame(region: OutputRegion, source: str | None) -> list[str]:
+    parts = [f'<div class="{OUTPUT_CLASS}" markdown>', ""]
+    if source is not None:
+        fence = _fence(source)
+        parts += [f'<details class="{OUTPUT_CLASS}__code" markdown data-search-exclude>',
+                  f"<summary>{html.escape(CODE_SUMMARY)}</summary>", "",
+                  f"{fence}python", source.rstrip("\n"), fence, "", "</details>", ""]
+    else:
+        parts += [f'<p class="{OUTPUT_CLASS}__label">Output</p>', ""]
+    parts += [_shown(region.content), "", "</div>"]
+    return parts
+
+
+def frame_outputs(markdown: str) -> str:
+    """Wrap every non-empty output region of a page in the site's output container.
+
+    Parameters
+    ----------
+    markdown : str
+        The page's Markdown, with the build's fence options (``output="name"``) still on its Python fences.
+
+    Returns
+    -------
+    str
+        The page with each region's content inside ``<div class="fc-output">``: a folded ``<details>`` holding
+        the code of the block that printed it (or a plain "Output" label when no block names the region), then
+        the output itself, its text fences marked ``.no-copy``. Markers and prose are kept as they are.
+    """
+    regions = [r for r in output_regions(markdown) if r.content.strip()]
+    if not regions:
+        return markdown
+    sources = block_sources(markdown)
+    lines = markdown.split("\n")
+    out, cursor = [], 0
+    for region in regions:
+        out += lines[cursor:region.start + 1]
+        out += ["", *_frame(region, sources.get(region.name)), ""]
+        cursor = region.end
+    out += lines[cursor:]
+    return "\n".join(out)
