@@ -373,6 +373,9 @@ young, older = runs["German Credit Lending"]["file sizes"]["age"]
 record = {
     "under 30 / 30 and over in the test rows": "{} / {}".format(*design["test"]),
     "under 30 / 30 and over in the whole file": f"{young} / {older}",
+    "gap found with 80% power, against / for": "{:.3f} / {:.3f}".format(
+        *(detectable_gap(p0, *design["test"], s) for s in (-1, 1))
+    ),
     f"per group to detect a gap of {MARGIN} (80% power)": rows_needed(p0 - MARGIN, p0),
     f"per group to show |gap| < {MARGIN} if it is 0 (TOST)": equivalence,
 }
