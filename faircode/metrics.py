@@ -17,6 +17,8 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
 - a conditional (standardised) gap, ``conditional_gaps``: the within-stratum gaps of each group to a reference,
   averaged with each stratum's share of rows as weight, beside the pooled gap, with intervals from the same
   resamples;
+- cross-group AUC (xAUC, ``cross_group_auc``): one group's positives ranked against another group's negatives,
+  which scikit-learn and fairlearn do not compute;
 - an overall row over all rows (``overall=True``, like ``MetricFrame.overall``), and in ``disaggregate`` a
   separate metric set for the gaps (``gap_metrics``), e.g. a base rate shown for context but not compared.
 """
@@ -26,6 +28,7 @@ from faircode._disaggregate import Disaggregation, disaggregate
 from faircode._format import format_gaps, format_rates
 from faircode._gaps import gaps_between_groups, gaps_to_reference
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
+from faircode._ranking import cross_group_auc
 
 __all__ = [
     "CONDITIONAL_WEIGHTS",
@@ -34,6 +37,7 @@ __all__ = [
     "METRICS",
     "Disaggregation",
     "conditional_gaps",
+    "cross_group_auc",
     "disaggregate",
     "format_gaps",
     "format_rates",
