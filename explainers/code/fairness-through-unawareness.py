@@ -110,7 +110,7 @@ for audit, attr in TARGETS.items():
 import pandas as pd
 from faircode.display import show
 
-STEPS = {"S0 → S1 (drop attribute)": (0, 1), "S1 → S2 (drop proxies)": (1, 2)}
+STEPS = {"S0 → S1 (drop protected)": (0, 1), "S1 → S2 (drop proxies)": (1, 2)}
 rows = []
 for audit in TARGETS:
     (gaps, accuracy), (gaps_b, accuracy_b) = point[audit], boot[audit]
