@@ -61,11 +61,12 @@ found = []
 for audit in AUDITS:
     data = load_audit(audit, strategy="baseline")
     columns = list(data.manifest.proxies) + list(data.manifest.core)
+    strata_by_column = {column: strata_of(data.raw[column]) for column in columns}
     for attr, mask in data.masks.items():
         known = mask.notna().to_numpy()  # country not recorded: in neither group
         y, group = data.y.to_numpy()[known], mask.to_numpy()[known].astype(int)
         for column in columns:
-            strata = strata_of(data.raw[column])[known]
+            strata = strata_by_column[column][known]
             pooled, conditional = quick_gaps(y, group, strata)
             found.append(
                 {

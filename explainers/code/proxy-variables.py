@@ -152,18 +152,23 @@ for audit, curve in curves.items():
         )
     print(f"{audit}: the AUC's interval reaches 0.5 {where}")
 
-fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), sharey=True)
+widths = [len(curve) for curve in curves.values()]  # German Credit has the most steps
+fig, axes = plt.subplots(
+    1, 3, figsize=(14, 6.5), sharey=True, gridspec_kw={"width_ratios": widths}
+)
 for ax, (audit, curve) in zip(axes, curves.items()):
     x = range(len(curve))
     err = [curve["auc"] - curve["lower"], curve["upper"] - curve["auc"]]
     ax.errorbar(x, curve["auc"], yerr=err, fmt="o-", capsize=3, lw=1.5)
     ax.axhline(0.5, color="grey", lw=1, ls="--")
     ax.set_xticks(list(x), curve.index, rotation=60, ha="right", fontsize=9)
-    ax.set_title(f"{audit}: {TARGETS[audit]}", fontsize=11)
-    ax.set_xlabel("columns removed, one after another")
-axes[0].set_ylabel("AUC for the group (95% DeLong interval)")
+    ax.set_title(f"{audit}: {TARGETS[audit]}", fontsize=12)
+axes[0].set_ylabel("AUC for the group")
+fig.supxlabel("columns removed, one after another", fontsize=12)
 fig.suptitle(
-    "Reconstructing the protected attribute as columns are removed", fontsize=12
+    "Reconstructing the protected attribute as columns are removed "
+    "(95% DeLong intervals)",
+    fontsize=13,
 )
 fig.tight_layout()
 fig.set_label(
