@@ -93,3 +93,12 @@ def test_paired_changes_bad_input():
         paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="f", base="z")
     with pytest.raises(ValueError, match=r"group 'q' must hold some rows and not all of them"):
         paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="q", base="a")
+
+
+@pytest.mark.parametrize("module", ["_reject_option", "_paired"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"faircode.{module}"), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
