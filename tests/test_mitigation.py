@@ -93,3 +93,60 @@ def test_paired_changes_bad_input():
         paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="f", base="z")
     with pytest.raises(ValueError, match=r"group 'q' must hold some rows and not all of them"):
         paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="q", base="a")
+
+
+@pytest.mark.parametrize("module", ["_reject_option", "_paired", "_group_dro"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"faircode.{module}"), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def _two_group_data():
+    rng = np.random.default_rng(0)
+    x = rng.normal(0, 1, 600)
+    g = np.where(np.arange(600) < 450, "big", "small")
+    # The groups need different cut-offs on x; one logistic regression on x must compromise.
+    y = (x + rng.normal(0, 0.5, 600) > np.where(g == "big", 0.0, 1.0)).astype(int)
+    return x[:, None], y, g
+
+
+def test_group_dro_reaches_the_minimax_of_a_brute_force_search():
+    from sklearn.linear_model import LogisticRegression
+
+    from faircode._group_dro import group_log_loss
+    from faircode.mitigation import fit_group_dro
+
+    X, y, g = _two_group_data()
+    codes = (g == "small").astype(int)
+    worst = []
+    for w in np.linspace(0, 1, 101):  # every mix of the two groups' total weights
+        weights = np.where(g == "big", w / 450, (1 - w) / 150) * 600
+        model = LogisticRegression().fit(X, y, sample_weight=weights)
+        worst.append(group_log_loss(y, model.predict_proba(X)[:, 1], codes, 2).max())
+    model, history = fit_group_dro(LogisticRegression(), X, y, sensitive_features=g, rounds=60, step=2.0)
+    dro_worst = group_log_loss(y, model.predict_proba(X)[:, 1], codes, 2).max()
+    plain = LogisticRegression().fit(X, y)
+    assert dro_worst <= min(worst) + 0.005
+    assert dro_worst < group_log_loss(y, plain.predict_proba(X)[:, 1], codes, 2).max()
+    # The first update, by hand.
+    q1 = history["q"][0] * np.exp(2.0 * history["loss"][0])
+    assert np.allclose(history["q"][1], q1 / q1.sum())
+    assert np.allclose(history["q"][0], [0.5, 0.5])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"sensitive_features": ["a"] * 6}, r"at least 2 groups in sensitive_features; got \['a'\]"),
+    ({"rounds": 0}, "rounds must be an int >= 1; got 0"),
+    ({"step": -1.0}, "step must be a finite number > 0; got -1.0"),
+])
+def test_group_dro_bad_input(kwargs, message):
+    from sklearn.linear_model import LogisticRegression
+
+    from faircode.mitigation import fit_group_dro
+
+    args = {"sensitive_features": ["a", "a", "a", "b", "b", "b"]} | kwargs
+    with pytest.raises(ValueError, match=message):
+        fit_group_dro(LogisticRegression(), [[0], [1], [2], [0], [1], [2]], [0, 1, 1, 0, 0, 1], **args)

@@ -259,7 +259,7 @@ show(table)
 import matplotlib.pyplot as plt
 import numpy as np
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), sharex=True)
+fig, axes = plt.subplots(2, 1, figsize=(7.2, 7.6), sharex=True)
 for name, colour in zip(AUDITS, ("tab:blue", "tab:orange", "tab:green")):
     for ax, k in zip(axes, ("parity", "accuracy")):
         values = sweeps[name].loc[
@@ -271,16 +271,14 @@ for name, colour in zip(AUDITS, ("tab:blue", "tab:orange", "tab:green")):
         )
         ax.fill_between(WIDTHS, values[:, 1], values[:, 2], color=colour, alpha=0.2)
         ax.axhline(0, color="grey", lw=0.8, ls=":")
-axes[0].set_ylabel("change in parity gap (named group - rest)")
+axes[0].set_ylabel("change in parity gap\n(named group - rest)")
 axes[1].set_ylabel("change in accuracy")
-for ax in axes:
-    ax.set_xlabel("half-width of the band around 0.5")
-axes[0].legend(fontsize=8)
-fig.tight_layout()
+axes[1].set_xlabel("half-width of the band around 0.5")
+fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
 fig.set_label(
-    "Two panels against the band's half-width from 0 to 0.2, one line per audit with a "
-    "shaded 95% paired bootstrap interval: on the left the change in the parity gap, "
-    "rising steadily for Benefits Denial, in jumps for German Credit Lending and "
-    "falling steeply for Pretrial Risk Assessment; on the right the change in "
+    "Two stacked panels against the band's half-width from 0 to 0.2, one line per "
+    "audit with a shaded 95% paired bootstrap interval: above, the change in the "
+    "parity gap, rising steadily for Benefits Denial, in jumps for German Credit "
+    "Lending and falling steeply for Pretrial Risk Assessment; below, the change in "
     "accuracy, falling with width on Benefits Denial and Pretrial Risk Assessment."
 )
