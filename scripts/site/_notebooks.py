@@ -20,6 +20,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 
 from scripts import layout
 from scripts.site._files import write_text_if_changed
+from scripts.site._links import unlink_missing_pages
 from scripts.site._outputs import output_regions
 
 __all__ = ["ARCHIVE_NAME", "RUN_COMMAND", "SETUP_SOURCE", "notebook_for_page", "stage_notebook", "region_outputs",
@@ -158,7 +159,7 @@ def _prose_cell(source: str, links) -> "nbformat.NotebookNode":
 
 
 def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_url: str,
-                      notebook_page_url: str, archive_url: str):
+                      notebook_page_url: str, archive_url: str, exists=lambda uri: True):
     """The notebook of one page (an nbformat v4 notebook).
 
     Parameters
@@ -171,6 +172,9 @@ def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_u
         The page's title.
     page_url, notebook_page_url, archive_url : str
         Site URLs (from the site's root) of the page, of the notebook's own page and of the source archive.
+    exists : callable, optional
+        Says whether a page path (``explainers/other.md``) is on the site; links to pages that are not are shown
+        as their text, as on the page itself.
     """
     text = layout.decode(page_uri, page_path.read_bytes())
     body, _ = get_data(text)
@@ -199,7 +203,7 @@ def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_u
     regions = {region.name: region.content for region in output_regions(body)}
 
     def links(markdown: str) -> str:
-        return site_links(markdown, page_uri, notebook_page_url)
+        return site_links(unlink_missing_pages(markdown, page_uri, exists)[0], page_uri, notebook_page_url)
 
     for cell in jupytext.reads(body, fmt="md").cells:
         if cell.cell_type == "markdown":

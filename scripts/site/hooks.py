@@ -108,7 +108,8 @@ def on_files(files: Files, config) -> Files:
             continue
         notebook_uri = layout.notebook_path(src_uri)
         notebook = notebook_for_page(root / src_uri, src_uri, title, page_url=_page_url(src_uri),
-                                     notebook_page_url=_page_url(notebook_uri), archive_url=ARCHIVE_NAME)
+                                     notebook_page_url=_page_url(notebook_uri), archive_url=ARCHIVE_NAME,
+                                     exists=lambda uri: files.get_file_from_path(uri) is not None)
         stage_notebook(notebook, staging / notebook_uri)
         notebooks[notebook_uri] = (staging / notebook_uri).read_bytes()
         _add(files, config, notebook_uri, staging)

@@ -256,6 +256,9 @@ def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:
             page.goto(base + rel[: -len("index.html")], wait_until="load")
             found.setdefault(label, {})[rel] = page.evaluate(_OUTPUTS_JS)
             name = rel[: -len("/index.html")].replace("/", "-").replace(" ", "-")
+            first = page.locator("article .fc-output:has(table)").first  # the first output table, as shown
+            if first.count():
+                first.screenshot(path=SCREENSHOTS / f"{name}-table-{label}.png")
             page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png")
         context.close()
     return found

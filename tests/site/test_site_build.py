@@ -123,6 +123,7 @@ def test_the_notebook_holds_prose_code_and_recorded_outputs(fixture_site):
     assert "*The output `rates` is shown under the code cell that prints it, below.*" in prose
     assert "A sketch, shown but not run:\n\n```python\n# a sketch that never runs\n```" in prose
     assert "[Fixture Holdout](../../fixture-holdout/)" in prose  # links lead to the site's pages
+    assert "- Equalized Odds: a page that does not exist yet" in prose  # and a missing page is text
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
     # On the site the notebook page shows the output; search leaves notebook pages out.
     assert "0.400" in (folder / "index.html").read_text(encoding="utf-8")
