@@ -2,8 +2,9 @@
 
 The percentile bootstrap can only resample the events a cell has: with none, its interval collapses to a point;
 with one or two it is far too narrow. The exact interval inverts the binomial test and never falls below nominal
-coverage, which is why the metrics use it for every rate resting on few events. scipy has the beta quantile but
-no vectorised binomial interval (statsmodels has one; it is not worth a dependency for two formulas).
+coverage, which is why the bootstrap gives way to it for every rate resting on few events (an interval asked
+for by name, exact or Wilson, is always the one given). scipy has the beta quantile but no vectorised binomial
+interval (statsmodels has one; it is not worth a dependency for two formulas).
 
 Weighted rates use Kish's effective sample size n_eff = (sum w)^2 / sum w^2 in place of the count and
 rate * n_eff in place of the events, as Korn and Graubard (1998) do for survey proportions; without weights both

@@ -10,7 +10,6 @@ number of categories (a few per cell without weights) instead of the number of r
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -146,12 +145,27 @@ def bootstrap_sums(cats: Categories, n_boot: int, rng: np.random.Generator, stra
 
 def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval along axis 0, ignoring NaN resamples (numpy's default 'linear' quantile rule); NaN
-    where every resample is NaN (a rate undefined in all of them), without numpy's all-NaN warning."""
+    where every resample is NaN (a rate undefined in all of them).
+
+    The same numbers as ``np.nanquantile(samples, [alpha, 1 - alpha], axis=0)`` (tested), written out because
+    nanquantile loops over the columns in Python as soon as one resample is NaN, which made every interval
+    call four times slower (200 calls on 1,000 x 8 x 4 resamples with 1% NaN: 2.4 s against 0.6 s), and warns
+    on an all-NaN column.
+    """
+    ordered = np.sort(samples, axis=0)  # NaN sorts last
+    valid = (~np.isnan(samples)).sum(axis=0)
     alpha = (1.0 - confidence) / 2.0
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "All-NaN slice encountered", RuntimeWarning)
-        lower, upper = np.nanquantile(samples, [alpha, 1.0 - alpha], axis=0)
-    return lower, upper
+    ends = []
+    for q in (alpha, 1.0 - alpha):
+        pos = q * np.maximum(valid - 1, 0)
+        low = np.floor(pos).astype(np.int64)
+        high = np.minimum(low + 1, np.maximum(valid - 1, 0))
+        frac = pos - low
+        lo_val = np.take_along_axis(ordered, low[None], axis=0)[0]
+        hi_val = np.take_along_axis(ordered, high[None], axis=0)[0]
+        value = lo_val + frac * (hi_val - lo_val)
+        ends.append(np.where(valid > 0, value, np.nan))
+    return ends[0], ends[1]
 
 
 def make_rng(random_state) -> np.random.Generator:

@@ -244,6 +244,10 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     """
     audits, strategies, models = check_grid(audits, strategies, models, seeds=seeds, root=root, n_jobs=n_jobs,
                                             n_boot=n_boot)
+    if isinstance(threshold_fraction, bool) or not isinstance(threshold_fraction, (int, float)) \
+            or not 0 < threshold_fraction < 1:
+        raise ValueError(f"threshold_fraction must be a share strictly between 0 and 1 of the training rows; got "
+                         f"{threshold_fraction!r}")
     targets = dict(targets or {})
 
     jobs, cells, info = [], [], {}

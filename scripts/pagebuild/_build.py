@@ -89,7 +89,7 @@ def _timeout(page, config):
 
 
 def _stale_figures(root, page, count):
-    folder = root / page.folder / "figures"
+    folder = root / page.folder / layout.FIGURES
     if not folder.is_dir():
         return []
     stale = []

@@ -82,8 +82,22 @@ def _stop_on_signals():
 
 
 def main(argv=None) -> int:
-    """Run the command line; return the exit status (0 when everything built or checked cleanly)."""
+    """Run the command line; return the exit status (0 when everything built or checked cleanly).
+
+    Ctrl-C, SIGTERM or SIGHUP at any point ends it with one line and the status 128 + the signal's number.
+    """
     args = _parser().parse_args(argv)
+    try:
+        with _stop_on_signals():
+            return _command(args)
+    except (KeyboardInterrupt, Stopped) as stop:
+        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
+        print(f"{args.command} interrupted by {signal.Signals(signum).name}: the running pages were stopped; pages "
+              "that finished were written, the others left as they were", file=sys.stderr)
+        return 128 + signum
+
+
+def _command(args) -> int:
     if getattr(args, "jobs", 1) < 1:
         print(f"-j/--jobs is {args.jobs}; expected a number of pages to run at once, at least 1", file=sys.stderr)
         return 2
@@ -100,17 +114,11 @@ def main(argv=None) -> int:
             return 2
     reporter = Reporter(quiet=args.quiet)
     try:
-        with _stop_on_signals():
-            summary = run(config, write=args.command == "build", use_cache=not args.no_cache,
-                          parallel=args.jobs, reporter=reporter, only=args.pages)
+        summary = run(config, write=args.command == "build", use_cache=not args.no_cache,
+                      parallel=args.jobs, reporter=reporter, only=args.pages)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    except (KeyboardInterrupt, Stopped) as stop:
-        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
-        print(f"{args.command} interrupted by {signal.Signals(signum).name}: the running pages were stopped; pages "
-              "that finished were written, the others left as they were", file=sys.stderr)
-        return 128 + signum
     numbers = []
     if args.command == "check":  # prose numbers must be ones the output shows (scripts/pagebuild/_numbers.py)
         from ._numbers import check_numbers

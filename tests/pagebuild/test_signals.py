@@ -1,5 +1,6 @@
 """However the build ends (SIGTERM from CI or `timeout`, Ctrl-C, SIGKILL), no page process or anything a page
-started outlives it; an interrupted build says so in one line, without a traceback."""
+started outlives it; an interrupted build says so in one line, without a traceback. A page that finished takes
+what it left running with it."""
 import contextlib
 import os
 import pathlib
@@ -11,6 +12,7 @@ import time
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not pathlib.Path("/proc/self/stat").exists(), reason="reads process states from /proc")
 
 HANGING_PAGE = """# Hangs
 
@@ -33,7 +35,6 @@ def _alive(pid):
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
-@pytest.mark.skipif(not pathlib.Path("/proc/self/stat").exists(), reason="reads process states from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=lambda s: s.name)
 def test_no_page_process_outlives_the_build(tmp_path, signum):
     (tmp_path / "explainers").mkdir()
@@ -64,5 +65,22 @@ def test_no_page_process_outlives_the_build(tmp_path, signum):
     finally:
         build.kill()
         for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_what_a_finished_page_left_running_is_stopped_with_it(bare_site):
+    bare_site.add("leaves.md", "```python\nimport pathlib, subprocess\n"
+                               "pathlib.Path('pid').write_text(str(subprocess.Popen(['sleep', '60']).pid))\n```\n")
+    pid = None
+    try:
+        assert bare_site.build().ok
+        pid = int((bare_site.root / "pid").read_text())
+        deadline = time.monotonic() + 3
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _alive(pid), "a process the page started outlived the page's run"
+    finally:
+        if pid:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
