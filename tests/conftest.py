@@ -14,6 +14,10 @@ for _name, _value in CHILD_ENV.items():
     if _name.endswith("_NUM_THREADS"):
         os.environ[_name] = _value
 
+# The tests compute every fit rather than read the developer's fit cache (.cache/fits/); the fit cache's own tests
+# point FAIRCODE_FIT_CACHE at a folder of their own.
+os.environ["FAIRCODE_FIT_CACHE"] = "off"
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _one_blas_thread():

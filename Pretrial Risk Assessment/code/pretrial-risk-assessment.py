@@ -328,12 +328,12 @@ import matplotlib.pyplot as plt
 
 COLOURS = {"African-American": "tab:orange", "Caucasian": "tab:blue"}
 CUTS = list(range(2, 11))
-fig, (left, right) = plt.subplots(2, 1, figsize=(7.2, 9.6))
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 9.6))
 for group, colour in COLOURS.items():
     part = calibration.xs((group, "base_rate"), level=["race", "metric"])
     errors = [part["rate"] - part["lower"], part["upper"] - part["rate"]]
     shift = -0.12 if group == "Caucasian" else 0.12
-    left.errorbar(
+    top.errorbar(
         part.index + shift,
         part["rate"],
         yerr=errors,
@@ -355,19 +355,19 @@ for group, colour in COLOURS.items():
     ]
     for position, (rate, style) in enumerate([("FPR", "o-"), ("FNR", "s--")]):
         values = [r.iloc[position] for r in by_cut]
-        right.plot(CUTS, values, style, ms=4, color=colour, label=f"{rate}, {group}")
-left.set_xlabel("decile score")
-left.set_ylabel("share charged again within two years")
-left.set_title("calibration: outcome rate per decile (exact 95% CI)")
-left.set_xticks(range(1, 11))
-left.legend(loc="upper left")
-right.set_xlabel("label everyone whose decile score is at least")
-right.set_ylabel("error rate")
-right.set_title("error rates of the label at every cut-off")
+        bottom.plot(CUTS, values, style, ms=4, color=colour, label=f"{rate}, {group}")
+top.set_xlabel("decile score")
+top.set_ylabel("share charged again within two years")
+top.set_title("calibration: outcome rate per decile (exact 95% CI)")
+top.set_xticks(range(1, 11))
+top.legend(loc="upper left")
+bottom.set_xlabel("label everyone whose decile score is at least")
+bottom.set_ylabel("error rate")
+bottom.set_title("error rates of the label at every cut-off")
 for cut in LABELS.values():
-    right.axvline(cut, color="grey", lw=0.8, ls=":")
-right.set_ylim(0, 1.25)
-right.legend(loc="upper center", ncol=2)
+    bottom.axvline(cut, color="grey", lw=0.8, ls=":")
+bottom.set_ylim(0, 1.25)
+bottom.legend(loc="upper center", ncol=2)
 fig.suptitle(
     "The deployed tool (COMPAS decile score),\n"
     "African-American and Caucasian defendants"

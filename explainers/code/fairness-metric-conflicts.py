@@ -127,3 +127,61 @@ fig.set_label("Two panels, Benefits Denial and German Credit Lending, each with 
               "precision gaps of three decision rules as points with 95% bootstrap intervals: in Benefits Denial "
               "each set of thresholds pulls its own gaps to zero and pushes others away; in German Credit Lending "
               "the intervals are several times wider and the rules' gaps overlap.")
+
+# %%
+import numpy as np
+import pandas as pd
+
+from faircode import load_audit
+from faircode.display import show
+from faircode.metrics import format_gaps, gaps_to_reference, group_rates
+
+# The deployed tool's own labels (no model of ours), for African-American and Caucasian
+# defendants: "medium/high" is a decile score of 5 or more, "high" of 8 or more.
+compas = load_audit("Pretrial Risk Assessment")
+race = compas.raw["race"].to_numpy()
+pair = np.isin(race, ["African-American", "Caucasian"])
+outcome = compas.y.to_numpy()[pair]
+decile = compas.raw["decile_score"].to_numpy()[pair]
+race = race[pair]
+medium_high = (decile >= 5).astype(int)
+compas_gaps = gaps_to_reference(
+    outcome,
+    medium_high,
+    sensitive_features={"race": race},
+    reference="Caucasian",
+    metrics=["base_rate", "precision"],
+    n_boot=2000,
+    random_state=0,
+)
+compas_gaps = format_gaps(compas_gaps).loc["African-American", "difference"]
+print(
+    f"Pretrial Risk Assessment, the deployed COMPAS labels, {pair.sum():,} defendants; "
+    f"African-American minus Caucasian: base rate {compas_gaps['base_rate']}, "
+    f"PPV of medium/high {compas_gaps['precision']} (95% bootstrap intervals)"
+)
+rows = []
+for label, cut in [("medium/high", 5), ("high", 8)]:
+    rates = group_rates(
+        outcome,
+        (decile >= cut).astype(int),
+        sensitive_features={"race": race},
+        overall="both",
+        metrics=["base_rate", "precision", "fnr", "fpr"],
+    )["rate"]
+    ppv, fnr = rates[("both", "precision")], rates[("both", "fnr")]
+    for group in ["African-American", "Caucasian"]:
+        p = rates[(group, "base_rate")]
+        rows.append(
+            {
+                "tool label": label,
+                "group": group,
+                "base rate": p,
+                "PPV": rates[(group, "precision")],
+                "FNR": rates[(group, "fnr")],
+                "FPR": rates[(group, "fpr")],
+                # Chouldechova's identity, both groups given the pooled PPV and FNR
+                "FPR, pooled PPV and FNR": p / (1 - p) * (1 - ppv) / ppv * (1 - fnr),
+            }
+        )
+show(pd.DataFrame(rows), index=False, float_format=lambda v: f"{v:.3f}")

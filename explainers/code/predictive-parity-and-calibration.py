@@ -170,3 +170,54 @@ show(table[["base rate", "PPV", "FPR", "FNR"]], float_format=lambda v: f"{v:.3f}
 print()
 show(table[["score | negative", "1 - score | positive", "ratio of the two", "p / (1 - p)"]],
      float_format=lambda v: f"{v:.3f}")
+
+# %%
+import numpy as np
+import pandas as pd
+
+from faircode import load_audit
+from faircode.display import show
+from faircode.metrics import conditional_gaps, format_gaps, gaps_to_reference
+
+# The deployed tool's own decile scores (1-10), not a model of ours; a "medium/high"
+# label is a decile of 5 or more. Each group is compared with its reference group only.
+compas = load_audit("Pretrial Risk Assessment")
+c_y = compas.y.to_numpy()
+c_decile = compas.raw["decile_score"].to_numpy()
+c_label = (c_decile >= 5).astype(int)
+sex = compas.raw["sex"].map({"Female": "women", "Male": "men"}).to_numpy()
+COMPARISONS = {
+    "race": ("African-American", "Caucasian", compas.raw["race"].to_numpy()),
+    "sex": ("women", "men", sex),
+}
+rows = []
+for attribute, (group, reference, values) in COMPARISONS.items():
+    keep = np.isin(values, [group, reference])
+    common = dict(
+        sensitive_features={attribute: values[keep]},
+        reference=reference,
+        n_boot=2000,
+        random_state=0,
+    )
+    gaps = gaps_to_reference(
+        c_y[keep], c_label[keep], metrics=["base_rate", "precision"], **common
+    )
+    gaps = format_gaps(gaps).loc[group, "difference"]
+    same = conditional_gaps(
+        c_y[keep], c_y[keep], strata=c_decile[keep], metrics=["base_rate"], **common
+    ).iloc[0]
+    rows.append(
+        {
+            "group minus reference": f"{group} - {reference}",
+            "rows": keep.sum(),
+            "base rate": gaps["base_rate"],
+            "PPV, medium/high": gaps["precision"],
+            "same decile": f"{same['conditional']:.3f} "
+            f"[{same['conditional_lower']:.3f}, {same['conditional_upper']:.3f}]",
+        }
+    )
+print(
+    "Pretrial Risk Assessment, the deployed COMPAS score (no model of ours): "
+    "outcome-rate gaps, 95% bootstrap intervals"
+)
+show(pd.DataFrame(rows), index=False)

@@ -12,35 +12,23 @@ Examples (from the repository root)::
     python -m faircode.benchmark --csv results.csv --markdown --quiet
 
 The fits run in parallel through joblib (``--jobs``, default every core); the results are the same for any
-number of workers. A grid that outgrows one machine runs on a cluster through joblib's backend, with no change
-to faircode: call ``run_benchmark`` inside ``joblib.parallel_config`` (or the older ``parallel_backend``);
-``n_jobs=-1`` then means every core of the cluster. The harness never names a backend itself, so the
-enclosing one is used::
+number of workers. ``--scheduler ADDRESS`` runs them on a Dask distributed cluster instead (joblib's "dask"
+backend; the table is identical to a local run, which tests/test_benchmark_distributed.py checks on a local
+cluster of two worker processes). Every worker needs this repository at the same commit, with the audit data
+files and the packages of requirements.lock; CONTRIBUTING.md ("The harness on a cluster") says how to start one.
 
-    # Dask: pip install "dask[distributed]"; start a scheduler and workers, then
-    import joblib
-    from dask.distributed import Client
-    from faircode.benchmark import format_results, run_benchmark
-    client = Client("tcp://scheduler:8786")          # registers the "dask" joblib backend
-    with joblib.parallel_config(backend="dask"):
-        print(format_results(run_benchmark(seeds=20, n_jobs=-1)))
-
-    # Ray: pip install "ray[default]"; ray start --head (and workers), then
-    from ray.util.joblib import register_ray
-    register_ray()
-    with joblib.parallel_config(backend="ray"):
-        print(format_results(run_benchmark(seeds=20, n_jobs=-1)))
-
-The workers need this repository on their path (same commit, same requirements.lock), because each fit imports
-faircode and reads nothing but the arrays it is sent.
+Finished cells are kept in the fit cache (``.cache/fits/``), so a second run with the same settings reads them
+instead of fitting again; ``FAIRCODE_FIT_CACHE=off`` computes every cell.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import pathlib
 import sys
 
 from faircode._audits import get_manifest, list_audits
+from faircode.benchmark._distributed import dask_cluster
 from faircode.benchmark._harness import (DEFAULT_MODELS, MAX_SEEDS, N_BOOT, check_grid, manifest_target,
                                         print_progress, run_benchmark)
 from faircode.benchmark._report import format_results, write_csv
@@ -99,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="parallel fits (default -1: all cores; -2: all but one)")
     parser.add_argument("--bootstrap", type=_whole_number(1), default=N_BOOT, metavar="N",
                         help=f"bootstrap resamples for each interval (default {N_BOOT})")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the fits on the Dask distributed scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) "
+                             "instead of on this machine's cores; --jobs then counts the cluster's workers' cores")
     parser.add_argument("--csv", metavar="PATH", help="also write every result row to this CSV file")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables instead of aligned text")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -118,8 +109,14 @@ def main(argv=None) -> int:
             _check_writable(args.csv)
         except OSError as err:
             parser.error(f"argument --csv: cannot write {args.csv!r}: {err.strerror or err}")
-    results = run_benchmark(audits, strategies, models, seeds=args.seeds, n_jobs=args.jobs, n_boot=args.bootstrap,
-                            progress=None if args.quiet else print_progress)
+    with contextlib.ExitStack() as engine:
+        if args.scheduler:
+            try:
+                engine.enter_context(dask_cluster(args.scheduler))
+            except (OSError, TimeoutError) as err:
+                parser.error(f"argument --scheduler: cannot connect to a Dask scheduler at {args.scheduler!r}: {err}")
+        results = run_benchmark(audits, strategies, models, seeds=args.seeds, n_jobs=args.jobs,
+                                n_boot=args.bootstrap, progress=None if args.quiet else print_progress)
     print(format_results(results, markdown=args.markdown), end="")
     if args.csv:
         write_csv(results, args.csv)

@@ -11,7 +11,9 @@ seeded from the cell's own seed, never from the order the cells run in, so the r
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
 import sys
 import time
 
@@ -21,8 +23,10 @@ import pandas as pd
 from sklearn.metrics import accuracy_score, balanced_accuracy_score
 from threadpoolctl import threadpool_limits
 
+from faircode import _fitcache
 from faircode._audits import list_audits, load_audit, stratified_split
 from faircode._choices import check_name
+from faircode._manifest import MANIFEST
 from faircode.benchmark._strategies import (CONSTRAINTS, FEATURE_STRATEGIES, STRATEGIES, canonical_strategy,
                                             fit_strategy)
 from faircode.metrics import gaps_to_reference
@@ -218,8 +222,9 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         the rows with the same stratified recipe at ``random_state + k`` and seeds the models with it too.
         Several seeds show how far a result moves from split to split. At most ``MAX_SEEDS``.
     n_jobs : int or None, default -1
-        joblib workers (-1: all cores, or every core of the cluster inside ``joblib.parallel_config(backend=
-        "dask")`` or ``"ray"``). ``None`` takes the count from an enclosing ``joblib.parallel_config``.
+        joblib workers (-1: all cores, or every core of the Dask cluster inside
+        :func:`faircode.benchmark._distributed.dask_cluster`). ``None`` takes the count from an enclosing
+        ``joblib.parallel_config``.
     n_boot : int, default 1000
         Bootstrap resamples of the test rows for each gap's 95% interval.
     targets : dict, optional
@@ -231,6 +236,10 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         Called as ``progress(done, total, cell, seconds)`` after each cell, in grid order.
     root : path, optional
         Folder of audit folders, passed to ``load_audit``.
+
+    Each cell's result rows go to the fit cache (``faircode._fitcache``, ``.cache/fits/``), keyed by everything
+    that decides them (:func:`cell_key`); a cell already there is read instead of fitted, and returns the same
+    rows. ``FAIRCODE_FIT_CACHE=off`` computes every cell.
 
     Returns
     -------
@@ -250,7 +259,7 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
                          f"{threshold_fraction!r}")
     targets = dict(targets or {})
 
-    jobs, cells, info = [], [], {}
+    jobs, cells, keys, info = [], [], [], {}
     for audit in audits:
         loaded = {s: load_audit(audit, s, root=root) for s in FEATURE_STRATEGIES}
         data = loaded["S2"]
@@ -264,12 +273,20 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         arrays = {s: loaded[s].X.to_numpy(dtype=float) for s in FEATURE_STRATEGIES}
         info[data.name] = {"groups": data.groups, "target": target,
                            "seeds": [data.random_state + k for k in range(seeds)]}
+        # What decides every cell of this audit besides its own choices: the data (its verified checksum) and
+        # the manifest (groups, masks, split size).
+        audit_key = {"audit": data.name, "data_sha256": data.manifest.data_sha256,
+                     "manifest_sha256": hashlib.sha256((data.manifest.folder / MANIFEST).read_bytes()).hexdigest()}
         for k, (train, test) in enumerate(splits):
+            rows = {"train": _fitcache.rows_digest(train), "test": _fitcache.rows_digest(test)}
             for strategy in strategies:
-                X = arrays[strategy if strategy in FEATURE_STRATEGIES else "S2"]
+                features = strategy if strategy in FEATURE_STRATEGIES else "S2"
+                X = arrays[features]
                 for model in models:
                     cell = _Cell(data.name, strategy, model, data.random_state + k, target)
                     cells.append(cell)
+                    keys.append(cell_key(cell, list(loaded[features].X.columns), rows, audit_key,
+                                         n_boot=n_boot, threshold_fraction=threshold_fraction))
                     jobs.append(joblib.delayed(_fit_and_measure)(
                         cell, X, y, masks, train, test,
                         n_boot=n_boot, threshold_fraction=threshold_fraction))
@@ -280,11 +297,20 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     order = sorted(range(len(cells)), key=lambda i: (cells[i].strategy != "S3", cells[i].model == "logistic_regression",
                                                      i))
     per_cell = [None] * len(cells)
-    results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(jobs[i] for i in order)
-    for done, (i, (cell_rows, seconds)) in enumerate(zip(order, results), start=1):
-        per_cell[i] = cell_rows
+    done = 0
+
+    def record(i, value, seconds):
+        nonlocal done
+        per_cell[i] = value
+        done += 1
         if progress is not None:
             progress(done, len(cells), cells[i], seconds)
+
+    cache = _fitcache.open_cache()
+    if cache is None:
+        _compute(jobs, order, n_jobs, keys, record)
+    else:
+        _through_cache(cache, jobs, order, n_jobs, keys, record)
     table = pd.DataFrame([row for cell_rows in per_cell for row in cell_rows])
     # What the table means travels in its columns (a CSV keeps them): the group each mask names, the run's
     # resampling and S4 settings. attrs repeats the per-audit facts as objects, for convenience only.
@@ -294,6 +320,67 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     table["threshold_fraction"] = threshold_fraction
     table.attrs["audits"] = info
     return table
+
+
+def cell_key(cell, features, rows, audit_key, *, n_boot, threshold_fraction) -> str:
+    """The fit cache's key of one cell: everything that decides its result rows.
+
+    The audit's data checksum and manifest (``audit_key``), the feature columns, the training and test rows
+    (digests of ``rows``), the strategy and target, the estimator's class and parameters (as
+    :func:`~faircode.models.build_model` makes it for the cell's seed), the seed, the bootstrap and threshold
+    settings; :func:`faircode._fitcache.fit_key` adds faircode's source and the pinned library versions.
+    """
+    return _fitcache.fit_key(
+        kind="benchmark cell", **audit_key, features=list(features), **rows, strategy=cell.strategy,
+        target=[cell.target.attribute, cell.target.constraint],
+        estimator=_fitcache.estimator_spec(build_model(cell.model, cell.seed)), seed=cell.seed,
+        n_boot=n_boot, threshold_fraction=threshold_fraction)
+
+
+def _compute(jobs, indices, n_jobs, keys, record, cache=None):
+    """Run ``jobs[i]`` for ``i`` in ``indices`` through joblib; each result goes to ``record`` as it arrives
+    (and into ``cache`` when one is given); the keys computed are logged (``FAIRCODE_FIT_LOG``)."""
+    if not indices:
+        return
+    results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(jobs[i] for i in indices)
+    for i, (cell_rows, seconds) in zip(indices, results):
+        if cache is not None:
+            cache.put(keys[i], (cell_rows, seconds))
+        _fitcache.log("computed", keys[i])
+        record(i, cell_rows, seconds)
+
+
+def _through_cache(cache, jobs, order, n_jobs, keys, record):
+    """Read every stored cell; compute the others, each under its key's lock, and store them.
+
+    A cell whose lock another process holds (a page computing the same fit right now) is left for last: once
+    this run's own cells are done and their locks released, it waits for that lock and reads what the other
+    process stored (computing it only if that process failed). Waiting with no lock held cannot deadlock.
+    """
+    later = []
+    with contextlib.ExitStack() as held:
+        todo = []
+        for i in order:
+            hit, value = cache.get(keys[i])
+            if not hit:
+                if not held.enter_context(cache.lock(keys[i], wait=False)):
+                    later.append(i)
+                    continue
+                hit, value = cache.get(keys[i])  # stored by another process between the two looks
+            if hit:
+                _fitcache.log("read", keys[i])
+                record(i, value[0], 0.0)
+            else:
+                todo.append(i)
+        _compute(jobs, todo, n_jobs, keys, record, cache)
+    for i in later:
+        with cache.lock(keys[i]):
+            hit, value = cache.get(keys[i])
+            if hit:
+                _fitcache.log("read", keys[i])
+                record(i, value[0], 0.0)
+            else:
+                _compute(jobs, [i], n_jobs, keys, record, cache)
 
 
 def print_progress(done, total, cell, seconds, stream=None):

@@ -1,63 +1,118 @@
-"""Benchmark of the benchmark harness: the whole default grid with every core against one worker.
+"""Benchmark of the benchmark harness: the whole grid over many seeds, on one worker, two local workers and a
+Dask cluster of two worker processes.
 
-Prints ``BENCH`` lines: wall time of ``run_benchmark()`` (every audit, strategy and default model, one seed)
-with the default parallelism (``n_jobs=-1``) and with one worker (the faster of REPEATS alternating runs each),
-their ratio, the mean time per fit, and the mean time per fit of each strategy (from a one-worker run, where
-fits do not compete for cores). Every run must give identical results; the script fails if they do not.
+Prints ``BENCH`` lines: wall time of ``run_benchmark`` over every audit, strategy and default model with SEEDS
+splits (default 20) with one local worker (``n_jobs=1``), with two (``n_jobs=2``, joblib's loky processes) and
+through a Dask ``LocalCluster`` of two single-threaded worker processes on the loopback interface (the path
+``python -m faircode.benchmark --scheduler`` takes); the scaling ratios (one worker's time over each two-worker
+run's); the mean time per fit, overall and per strategy (from the one-worker run, where fits do not compete for
+cores). The fit cache is off, so every cell is fitted. Every run must give the identical table; the script fails
+if one does not. The runs alternate (1, 2, Dask) with each repeat so that they share the machine's load alike.
 
 Run: ``make bench`` (all benchmarks), or from the repository root
-``PYTHONPATH=. .venv/bin/python scripts/benchmarks/bench_harness.py [--audit NAME ...]``.
+``PYTHONPATH=. .venv/bin/python scripts/benchmarks/bench_harness.py [--seeds N] [--audit NAME ...]``.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import os
 import sys
 import time
 
 import pandas as pd
 
-from faircode.benchmark import run_benchmark
-
-REPEATS = 2
+WORKERS = 2
 
 
-def _timed_run(audits, n_jobs):
+def _cpu_seconds():
+    """CPU seconds used so far by this process and every process under it (loky and Dask workers alike).
+
+    Only processes still alive are counted, so each run's figure is taken while its workers are up."""
+    import psutil
+
+    me = psutil.Process()
+    total = 0.0
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def _timed_run(audits, seeds, n_jobs):
+    from faircode.benchmark import run_benchmark
+
     seconds = collections.defaultdict(list)
 
     def record(done, total, cell, fit_seconds):
         seconds[cell.strategy].append(fit_seconds)
 
-    start = time.perf_counter()
-    results = run_benchmark(audits, n_jobs=n_jobs, progress=record)
-    return time.perf_counter() - start, results, seconds
+    start, cpu = time.perf_counter(), _cpu_seconds()
+    results = run_benchmark(audits, seeds=seeds, n_jobs=n_jobs, progress=record)
+    wall = time.perf_counter() - start
+    seconds["cpu"] = [_cpu_seconds() - cpu]
+    return wall, results, seconds
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--audit", action="append", help="limit to these audits (default: all)")
+    parser.add_argument("--seeds", type=int, default=20, help="splits per cell (default 20)")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of each setting; the fastest counts")
     args = parser.parse_args([] if argv is None else argv)
+    saved = os.environ.get("FAIRCODE_FIT_CACHE")
+    os.environ["FAIRCODE_FIT_CACHE"] = "off"  # measure the fits, not the cache
+    try:
+        _measure(args)
+    finally:
+        if saved is None:
+            os.environ.pop("FAIRCODE_FIT_CACHE")
+        else:
+            os.environ["FAIRCODE_FIT_CACHE"] = saved
 
-    # Alternate the two settings and keep each one's fastest run: on a machine shared with other work, the
-    # minimum is the least disturbed measurement, and alternating exposes both to the same background load.
-    walls, reference = {-1: [], 1: []}, None
-    for _ in range(REPEATS):
-        for n_jobs in (-1, 1):
-            wall, results, per_strategy = _timed_run(args.audit, n_jobs)
-            walls[n_jobs].append(wall)
-            if n_jobs == 1:
-                seconds = per_strategy
-            reference = results if reference is None else reference
-            pd.testing.assert_frame_equal(results, reference, check_exact=True)
-    wall_all, wall_one = min(walls[-1]), min(walls[1])
+
+def _measure(args):
+    from dask.distributed import LocalCluster
+
+    from faircode.benchmark._distributed import dask_cluster
+
+    walls, cpus, reference, seconds = collections.defaultdict(list), collections.defaultdict(list), None, None
+    with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        for _ in range(args.repeats):
+            for setting in ("one", "two", "dask"):
+                if setting == "dask":
+                    with dask_cluster(cluster.scheduler_address):
+                        wall, results, per_strategy = _timed_run(args.audit, args.seeds, -1)
+                else:
+                    wall, results, per_strategy = _timed_run(args.audit, args.seeds, 1 if setting == "one" else WORKERS)
+                walls[setting].append(wall)
+                cpus[setting].append(per_strategy.pop("cpu")[0])
+                if setting == "one":
+                    seconds = per_strategy
+                reference = results if reference is None else reference
+                pd.testing.assert_frame_equal(results, reference, check_exact=True)
+    one, two, dask = (min(walls[s]) for s in ("one", "two", "dask"))
     fits = sum(len(v) for v in seconds.values())
+    print(f"BENCH harness_seeds {args.seeds} splits")
     print(f"BENCH harness_fits {fits} fits")
-    print(f"BENCH harness_wall_default_jobs {wall_all:.2f} s")
-    print(f"BENCH harness_wall_one_job {wall_one:.2f} s")
-    print(f"BENCH harness_speedup_default_over_one {wall_one / wall_all:.2f} x")
+    print(f"BENCH harness_wall_one_worker {one:.2f} s")
+    print(f"BENCH harness_wall_two_workers {two:.2f} s")
+    print(f"BENCH harness_wall_dask_two_workers {dask:.2f} s")
+    print(f"BENCH harness_scaling_two_workers_over_one {one / two:.2f} x")
+    print(f"BENCH harness_scaling_dask_over_one {one / dask:.2f} x")
+    print(f"BENCH harness_dask_over_local_two_workers {dask / two:.2f} ratio")
+    # CPU seconds the run's processes got over its wall time: how many cores it actually had on a shared machine.
+    for setting in ("one", "two", "dask"):
+        best = walls[setting].index(min(walls[setting]))
+        print(f"BENCH harness_cores_used_{setting} {cpus[setting][best] / walls[setting][best]:.2f} cores")
     print(f"BENCH harness_time_per_fit {sum(sum(v) for v in seconds.values()) / fits:.3f} s")
     for strategy, values in seconds.items():
         print(f"BENCH harness_time_per_fit_{strategy} {sum(values) / len(values):.3f} s")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -331,7 +331,7 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
         summary.warnings.append(f"{err} (pages start in page order instead)")
     jobs = longest_first(jobs, recorded=recorded, committed=committed)
     run_jobs(jobs, parallel=parallel or os.cpu_count() or 1, dpi=config.dpi, preload=config.preload,
-             warm=config.warm, root=root, on_start=reporter.start, on_finish=finished)
+             warm=config.warm, root=root, on_start=reporter.start, on_finish=finished, fit_cache=use_cache)
     summary.seconds = time.monotonic() - started
     return summary
 

@@ -14,6 +14,9 @@ import traceback
 
 from scripts.pagebuild import _inject
 
+# faircode's fit cache switch (faircode/_fitcache.py); named here so that the build does not import faircode.
+FIT_CACHE_ENV = "FAIRCODE_FIT_CACHE"
+
 
 # The figure style every page draws with (text sized for the site's column); see the file's own comments.
 FIGURE_STYLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures.mplstyle")
@@ -56,12 +59,13 @@ def _page_line(error, md_path):
     return line
 
 
-def run_page(conn, alive, root, md_path, script_path, blocks, dpi):
+def run_page(conn, alive, root, md_path, script_path, blocks, dpi, fit_cache=True):
     """Run ``blocks`` (tuples of Markdown line and source) and send the results back over ``conn``.
 
     Messages: ``("block", i)`` before block ``i`` runs; then ``("done", outputs, stderr)`` with one
     ``(stdout, figures)`` pair per block, or ``("error", info)`` with the page line and the traceback.
     ``alive`` is the read end of the build's pipe that the watchdog (``_watchdog.py``) waits on.
+    ``fit_cache=False`` (``--no-cache``) sets ``FAIRCODE_FIT_CACHE=off``, so the page computes every fit.
     """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
@@ -71,6 +75,8 @@ def run_page(conn, alive, root, md_path, script_path, blocks, dpi):
     alive.close()
     os.chdir(root)
     os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
+    if not fit_cache:
+        os.environ[FIT_CACHE_ENV] = "off"  # faircode._fitcache reads it: every fit is computed, none read
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:

@@ -140,5 +140,8 @@ def _command(args) -> int:
         print(f"\n{len(summary.differences)} file(s) differ from what the build produces; run "
               "`make pages` (python -m scripts.pagebuild build) and commit the result.", file=sys.stderr)
     changed = f"; {len(summary.written)} file(s) written" if args.command == "build" else ""
-    print(f"{verb}: {counts}{changed} in {summary.seconds:.2f} s", file=sys.stderr if not summary.ok else sys.stdout)
-    return 0 if summary.ok and not numbers else 1
+    if args.command == "check":
+        counts += f", {len(numbers)} prose number(s) not in the output"
+    ok = summary.ok and not numbers
+    print(f"{verb}: {counts}{changed} in {summary.seconds:.2f} s", file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1

@@ -127,9 +127,10 @@ def _finish(state, now):
                   f"while running the block that starts on line {line}")
 
 
-def run_jobs(jobs, *, parallel, dpi, preload, root, warm=(), on_start=None, on_finish=None):
+def run_jobs(jobs, *, parallel, dpi, preload, root, warm=(), on_start=None, on_finish=None, fit_cache=True):
     """Run ``jobs`` with at most ``parallel`` at once; return their Results in the order given.
 
+    ``fit_cache=False`` turns faircode's fit cache off in every page's process (``--no-cache``: every fit runs).
     ``warm`` names functions (``"module:function"``) the fork server calls once before the first page.
     ``on_start(job)`` and ``on_finish(result)`` are called as pages start and end (for progress lines).
     """
@@ -139,14 +140,14 @@ def run_jobs(jobs, *, parallel, dpi, preload, root, warm=(), on_start=None, on_f
     pending = collections.deque(jobs)
     running, results = [], {}
     try:
-        _loop(context, pending, running, results, parallel, dpi, root, on_start, on_finish)
+        _loop(context, pending, running, results, parallel, dpi, root, on_start, on_finish, fit_cache)
     finally:
         for state in running:  # interrupted (Ctrl-C, an error in a callback): no page keeps running
             _kill(state)
     return [results[job.path] for job in jobs]
 
 
-def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_finish):
+def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_finish, fit_cache):
     while pending or running:
         while pending and len(running) < max(1, parallel):
             job = pending.popleft()
@@ -156,7 +157,7 @@ def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_
             from . import _child
 
             process = context.Process(target=_child.run_page, name=f"page {job.path}",
-                                      args=(send, watched, str(root), job.path, job.script_path, blocks, dpi))
+                                      args=(send, watched, str(root), job.path, job.script_path, blocks, dpi, fit_cache))
             if on_start:
                 on_start(job)
             try:

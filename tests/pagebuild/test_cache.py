@@ -49,3 +49,12 @@ def test_a_change_to_anything_else_runs_nothing(repo, changed):
     path.write_bytes((path.read_bytes() if path.exists() else b"") + b"\n")
     assert repo.build(only=[str(repo.root / "explainers/counted.md")]).ran == []
     assert _runs(repo) == ["ran"]
+
+
+def test_no_cache_turns_faircode_s_fit_cache_off_in_each_page(site):
+    """`check --no-cache` (what CI runs) must compute every fit: the page's process gets FAIRCODE_FIT_CACHE=off."""
+    site.add("env.md", PAGE.format(name="env", code='import os\nprint(os.environ.get("FAIRCODE_FIT_CACHE"))'))
+    summary = site.build(use_cache=False)
+    assert summary.ran == ["explainers/env.md"]
+    page = (site.root / "explainers/env.md").read_text()
+    assert "\noff\n" in page
