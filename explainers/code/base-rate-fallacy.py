@@ -140,7 +140,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 grid = np.linspace(0.01, 0.99, 99)
-fig, axes = plt.subplots(1, 3, figsize=(13, 4.3), sharey=True)
+fig, axes = plt.subplots(3, 1, figsize=(7.2, 12), sharey=True)
 for ax, (audit, (base, precision, implied, tpr, fpr, boot)) in zip(
     axes, implied_all.items()
 ):
@@ -173,11 +173,10 @@ for ax, (audit, (base, precision, implied, tpr, fpr, boot)) in zip(
             ms=8,
             label=f"{name}: at shared rates",
         )
-    ax.set_title(audit, fontsize=11)
+    ax.set_title(audit)
     ax.set_xlabel("base rate of the group")
-    ax.legend(fontsize=8, loc="lower right")
-axes[0].set_ylabel("precision (share of flags that are right)")
-fig.tight_layout()
+    ax.legend(loc="lower right")
+fig.supylabel("precision (share of flags that are right)")
 fig.set_label(
     "Three panels, one per audit, of precision against base rate: a grey curve for "
     "the precision a shared TPR and FPR give at each base rate, each group's observed "

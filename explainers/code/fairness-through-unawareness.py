@@ -160,7 +160,7 @@ show(pd.DataFrame(rows).set_index(["audit", "strategy"]))
 import matplotlib.pyplot as plt
 import numpy as np
 
-fig, axes = plt.subplots(1, 3, figsize=(13, 4.5))
+fig, axes = plt.subplots(3, 1, figsize=(7.2, 12))
 for ax, audit in zip(axes, TARGETS):
     (gaps, _), (gaps_b, _) = point[audit], boot[audit]
     reading = [runs[audit, label]["from features"]["auc"] for label in STRATEGIES]
@@ -182,11 +182,10 @@ for ax, audit in zip(axes, TARGETS):
     for label, x, y in zip(STRATEGIES, reading, gaps[:, 0]):
         ax.annotate(label, (x, y), xytext=(5, 5), textcoords="offset points")
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_title(f"{audit}: {TARGETS[audit]}", fontsize=11)
+    ax.set_title(f"{audit}: {TARGETS[audit]}")
     ax.set_xlabel("AUC of the group from the features")
-    ax.legend(fontsize=9)
-axes[0].set_ylabel("gap, group minus everyone else (95% bootstrap)")
-fig.tight_layout()
+    ax.legend()
+fig.supylabel("gap, group minus everyone else (95% bootstrap)")
 fig.set_label(
     "Three panels, one per audit, of the parity gap and the FPR gap of S0, S1 and S2 "
     "against the AUC with which each strategy's features reconstruct the group, with "

@@ -159,7 +159,7 @@ show(pd.DataFrame(rows).set_index(["strategy", "flipped", "labels"]))
 import matplotlib.pyplot as plt
 import numpy as np
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+fig, axes = plt.subplots(2, 1, figsize=(7.2, 8), sharey=True)
 for ax, label in zip(axes, STRATEGIES):
     for name, style in (("recorded", "o--"), ("clean", "s-")):
         values = [
@@ -174,10 +174,9 @@ for ax, label in zip(axes, STRATEGIES):
     visible = "race visible" if label == "S0" else "race hidden"
     ax.set_title(f"{label} ({visible})")
     ax.set_xlabel("share of the group's negatives recorded as positive")
-    ax.legend(loc="upper left", fontsize=9)
-axes[0].set_ylabel("group's mean score minus outcome rate")
+    ax.legend(loc="upper left")
+fig.supylabel("group's mean score minus outcome rate")
 fig.suptitle("COMPAS audit, simulated over-recording for African-American defendants")
-fig.tight_layout()
 fig.set_label(
     "Two panels, S0 and S2, of the model's over-estimate of African-American "
     "defendants' outcome rate against the share of their negatives recorded as "

@@ -152,25 +152,20 @@ for audit, curve in curves.items():
         )
     print(f"{audit}: the AUC's interval reaches 0.5 {where}")
 
-widths = [len(curve) for curve in curves.values()]  # German Credit has the most steps
-fig, axes = plt.subplots(
-    1, 3, figsize=(14, 6.5), sharey=True, gridspec_kw={"width_ratios": widths}
-)
+fig, axes = plt.subplots(3, 1, figsize=(7.2, 15), sharey=True)
 for ax, (audit, curve) in zip(axes, curves.items()):
     x = range(len(curve))
     err = [curve["auc"] - curve["lower"], curve["upper"] - curve["auc"]]
     ax.errorbar(x, curve["auc"], yerr=err, fmt="o-", capsize=3, lw=1.5)
     ax.axhline(0.5, color="grey", lw=1, ls="--")
-    ax.set_xticks(list(x), curve.index, rotation=60, ha="right", fontsize=9)
-    ax.set_title(f"{audit}: {TARGETS[audit]}", fontsize=12)
+    ax.set_xticks(list(x), curve.index, rotation=60, ha="right", fontsize="small")
+    ax.set_title(f"{audit}: {TARGETS[audit]}")
 axes[0].set_ylabel("AUC for the group")
-fig.supxlabel("columns removed, one after another", fontsize=12)
+fig.supxlabel("columns removed, one after another")
 fig.suptitle(
-    "Reconstructing the protected attribute as columns are removed "
+    "Reconstructing the protected attribute as columns are removed\n"
     "(95% DeLong intervals)",
-    fontsize=13,
 )
-fig.tight_layout()
 fig.set_label(
     "Three panels, one per audit, of the AUC with which a logistic regression picks "
     "out the protected group (sex, age under 30, African-American) as columns are "
