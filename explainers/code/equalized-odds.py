@@ -267,3 +267,95 @@ print(
     f"women's FPR needed for men's TPR and precision: {needed:.3f} (men's FPR "
     f"{men['fpr']:.3f})"
 )
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode import load_audit
+from faircode.display import show
+from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
+
+compas = load_audit("Pretrial Risk Assessment")
+race = compas.raw["race"].to_numpy()
+two = np.isin(race, ["African-American", "Caucasian"])  # all rows of the two groups
+c_y, c_race = compas.y.to_numpy()[two], race[two]
+decile = compas.raw["decile_score"].to_numpy()[two]
+black = c_race == "African-American"
+
+
+def flag_at(cut_black, cut_white):
+    """Flag a person whose decile reaches their group's cut-off."""
+    return (decile >= np.where(black, cut_black, cut_white)).astype(int)
+
+
+def rates_at(flag):
+    """FPR, TPR and PPV per group, as plain shares (no intervals), for the search."""
+    out = {}
+    for name, rows in (("AA", black), ("C", ~black)):
+        out[f"TPR {name}"] = flag[rows & (c_y == 1)].mean()
+        out[f"FPR {name}"] = flag[rows & (c_y == 0)].mean()
+        out[f"PPV {name}"] = c_y[rows & (flag == 1)].mean()
+    return out
+
+
+# Every pair of cut-offs 1..10; a cut-off of 1 flags the whole group, so a pair of
+# them equalizes both rates at 1 trivially and is left out.
+search = pd.DataFrame(
+    [
+        {"AA cut-off": a, "C cut-off": c, **rates_at(flag_at(a, c))}
+        for a in range(1, 11)
+        for c in range(1, 11)
+        if (a, c) != (1, 1)
+    ]
+)
+search["FPR distance"] = (search["FPR AA"] - search["FPR C"]).abs()
+best = search.loc[search["FPR distance"].idxmin()]
+DECISIONS = {
+    "tool (decile >= 5)": flag_at(5, 5),
+    f"cut-offs AA >= {best['AA cut-off']:.0f}, C >= {best['C cut-off']:.0f}": flag_at(
+        best["AA cut-off"], best["C cut-off"]
+    ),
+}
+tables, gap_rows = [], []
+for label, flag in DECISIONS.items():
+    rates = group_rates(
+        c_y,
+        flag,
+        sensitive_features={"race": c_race},
+        metrics=["tpr", "fpr", "precision"],
+        n_boot=1000,
+        random_state=0,
+    )
+    shown = format_rates(rates)[["positives", "negatives", "tpr", "fpr", "precision"]]
+    shown.index = pd.MultiIndex.from_product(
+        [[label], shown.index], names=["decisions", "race"]
+    )
+    tables.append(shown)
+    gaps = gaps_to_reference(
+        c_y,
+        flag,
+        sensitive_features={"race": c_race},
+        reference="Caucasian",
+        metrics=["tpr", "fpr", "precision"],
+        n_boot=1000,
+        random_state=0,
+    ).droplevel("race")
+    gap_rows.append(format_gaps(gaps)["difference"].rename(label))
+table = pd.concat(tables)
+table.columns = ["positives", "negatives", "TPR", "FPR", "PPV"]
+show(table)
+print(
+    f"base rate: African-American {c_y[black].mean():.3f} ({black.sum()} people), "
+    f"Caucasian {c_y[~black].mean():.3f} ({(~black).sum()} people)"
+)
+gaps = pd.DataFrame(gap_rows)[["tpr", "fpr", "precision"]]
+gaps.columns = ["TPR gap", "FPR gap", "PPV gap"]
+gaps.index.name = "decisions (African-American minus Caucasian)"
+show(gaps)
+close = search[search["FPR distance"] < 0.01]
+print(
+    f"{len(search)} pairs searched; FPRs within 0.01 of each other at (AA, C) = "
+    + ", ".join(
+        f"({a:.0f}, {c:.0f})" for a, c in close[["AA cut-off", "C cut-off"]].values
+    )
+)
