@@ -14,8 +14,8 @@ GRID = np.round(
 
 
 def score_audit(name):
-    """Fit one logistic regression on the audit's training rows; return scores, "
-    "labels, sex masks and seed."""
+    """Fit one logistic regression on the audit's training rows; return scores, labels,
+    sex masks and seed."""
     data = load_audit(name)
     model = build_model("logistic_regression", data.random_state)
     model.fit(data.X.iloc[data.idx_train], data.y.iloc[data.idx_train])
@@ -116,8 +116,8 @@ import numpy as np
 
 
 def random_halves(n, repeats, seed):
-    """(repeats, n) 0/1 array: row i of the result marks a random half of the n rows "
-    "(n // 2 of them)."""
+    """(repeats, n) 0/1 array: row i of the result marks a random half of the n rows (n
+    // 2 of them)."""
     rng = np.random.default_rng(seed)
     order = rng.random((repeats, n)).argsort(1)
     halves = np.zeros((repeats, n))
@@ -126,8 +126,8 @@ def random_halves(n, repeats, seed):
 
 
 def summarise(reported, fresh, sign=1):
-    """One table row: mean reported and fresh values and the mean, 5th and 95th "
-    "percentile of the optimism."""
+    """One table row: mean reported and fresh values and the mean, 5th and 95th
+    percentile of the optimism."""
     optimism = sign * (fresh - reported)
     low, high = np.percentile(optimism, [5, 95])
     return {

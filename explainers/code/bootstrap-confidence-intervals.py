@@ -69,8 +69,8 @@ b_true, b_pred, b_sex = test_predictions("Benefits Denial", "sex", ("women", "me
 
 
 def gap_widths(y_true, y_pred, group, reference, *, stratify=False, seed=SEED):
-    """Width of the 95% bootstrap interval on each metric's difference to the "
-    "reference group."""
+    """Width of the 95% bootstrap interval on each metric's difference to the reference
+    group."""
     table = gaps_to_reference(
         y_true,
         y_pred,

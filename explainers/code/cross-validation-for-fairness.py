@@ -39,8 +39,7 @@ GAPS = ["selection_rate", "tpr"]
 
 
 def gaps_on(pred, rows):
-    """Under-30 rate minus 30-and-over rate on the given rows, for each metric in "
-    "GAPS."""
+    """Under-30 rate minus 30-and-over rate on the given rows, per metric in GAPS."""
     table = gaps_to_reference(
         y[rows],
         pred[rows],

@@ -26,8 +26,8 @@ in_target = rng.random(len(y)) < tilt
 
 
 def fit_on_source(in_target):
-    """Fit the S2 logistic regression on source rows of the training split; predict "
-    "every row."""
+    """Fit the S2 logistic regression on source rows of the training split; predict
+    every row."""
     rows = ~in_target & in_train
     model = build_model("logistic_regression", data.random_state).fit(X[rows], y[rows])
     return model.predict(X)
@@ -59,8 +59,8 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 
 def domain_probabilities(source_rows, target_rows):
-    """Out-of-fold probability of 'target' for every source and target row, from a "
-    "5-fold logistic regression."""
+    """Out-of-fold probability of 'target' for every source and target row, from a
+    5-fold logistic regression."""
     rows = source_rows | target_rows
     is_target = target_rows[rows].astype(int)
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
@@ -102,8 +102,8 @@ show(
 
 # %%
 def importance_weights(is_target, p, clip_quantile=0.999):
-    """w = p / (1 - p) * n_source / n_target on the source rows, clipped at a high "
-    "quantile."""
+    """w = p / (1 - p) * n_source / n_target on the source rows, clipped at a high
+    quantile."""
     p_source = p[is_target == 0]
     w = p_source / (1 - p_source) * (is_target == 0).sum() / (is_target == 1).sum()
     cap = np.quantile(w, clip_quantile)
@@ -142,8 +142,8 @@ CELLS = pd.MultiIndex.from_product(
 
 
 def measure(pred, rows, w=None):
-    """Rates per sex and women-minus-men gaps on the given rows, with 1,000-resample "
-    "bootstrap intervals."""
+    """Rates per sex and women-minus-men gaps on the given rows, with 1,000-resample
+    bootstrap intervals."""
     g = pd.Series(sex[rows], name="sex")
     kw = dict(
         sensitive_features=g,

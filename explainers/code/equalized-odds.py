@@ -243,8 +243,8 @@ import pandas as pd
 
 
 def fpr_from(p, precision, tpr):
-    """FPR implied by base rate, precision and TPR within one group (Chouldechova, "
-    "2017)."""
+    """FPR implied by base rate, precision and TPR within one group (Chouldechova,
+    2017)."""
     return p / (1 - p) * (1 - precision) / precision * tpr
 
 

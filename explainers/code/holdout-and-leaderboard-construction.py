@@ -60,8 +60,8 @@ N_SEEDS = 200
 
 
 def largest_gap(codes):
-    """Largest difference, in percentage points, between any two sets' shares of each "
-    "variable."""
+    """Largest difference, in percentage points, between any two sets' shares of each
+    variable."""
     means = np.stack(
         [np.nanmean(values[codes == k], axis=0) for k in range(3)]
     )  # unknown country: left out
@@ -110,8 +110,7 @@ MISSING_SHARE = 0.4
 
 
 def imputed_leaderboard(rng):
-    """Real and imputed leaderboard rows, and the labels the leaderboard scores "
-    "against."""
+    """Real and imputed leaderboard rows, and the labels each is scored against."""
     missing = rng.random(len(board)) < MISSING_SHARE
     real, imputed = board[~missing], board[missing]
     scored = y.copy()
@@ -120,14 +119,14 @@ def imputed_leaderboard(rng):
 
 
 def brier(logit, rows, labels):
-    """Mean squared error of the predicted probabilities (lower is better), the "
-    "challenge's kind of score."""
+    """Mean squared error of the predicted probabilities (lower is better), the
+    challenge's kind of score."""
     return np.mean((1 / (1 + np.exp(-logit[rows])) - labels[rows]) ** 2)
 
 
 def expected_on_imputed(logit, imputed, p):
-    """Brier score that predictions chosen without the imputed labels get on them, on "
-    "average."""
+    """Brier score that predictions chosen without the imputed labels get on them, on
+    average."""
     return p * (1 - p) + np.mean((1 / (1 + np.exp(-logit[imputed])) - p) ** 2)
 
 
@@ -161,8 +160,8 @@ def plain(score, best_released):
 
 
 def ladder_with_step(step):
-    """Blum and Hardt's Ladder: release a new score (rounded to the step) only if it "
-    "beats the best by a step."""
+    """Blum and Hardt's Ladder: release a new score (rounded to the step) only if it
+    beats the best by a step."""
 
     def release(score, best_released):
         if score < best_released - step:

@@ -42,8 +42,8 @@ GAPS = ["selection_rate", "tpr", "fpr", "precision"]
 
 
 def label_shift_weights(target):
-    """Weights that move women's base rate from `observed` to `target`, keeping each "
-    "class's rows as they are."""
+    """Weights that move women's base rate from `observed` to `target`, keeping each
+    class's rows as they are."""
     if not 0 < target < 1:
         raise ValueError(
             f"target base rate must lie strictly between 0 and 1; got {target!r}"

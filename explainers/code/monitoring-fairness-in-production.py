@@ -120,8 +120,8 @@ def standardised(n_women, n_men, sel_women, sel_men, statistic):
 
 
 def cusum(z, k=K, h=H):
-    """Two-sided CUSUM over the weeks after the reference; returns the alarm flags and "
-    "the larger sum."""
+    """Two-sided CUSUM over the weeks after the reference; returns the alarm flags and
+    the larger sum."""
     up, down = np.zeros(z.shape[:-1]), np.zeros(z.shape[:-1])
     alarm, level = np.zeros(z.shape, bool), np.zeros(z.shape)
     for t in range(REF_WEEKS, z.shape[-1]):
@@ -261,8 +261,8 @@ monitored = WEEKS - REF_WEEKS
 
 
 def alarms(counts, statistics, h):
-    """CUSUM alarm flags per run and week; with several statistics, an alarm on any of "
-    "them."""
+    """CUSUM alarm flags per run and week; with several statistics, an alarm on any of
+    them."""
     return np.any(
         [cusum(standardised(*counts, statistic), h=h)[0] for statistic in statistics],
         axis=0,

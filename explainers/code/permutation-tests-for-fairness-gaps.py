@@ -88,14 +88,14 @@ def permutation_test(
 
 
 def p_value(observed, null):
-    """Two-sided Monte Carlo p-value with the +1 correction (Phipson and Smyth, 2010); "
-    "never 0."""
+    """Two-sided Monte Carlo p-value with the +1 correction (Phipson and Smyth, 2010);
+    never 0."""
     return (1 + np.count_nonzero(np.abs(null) >= np.abs(observed))) / (1 + len(null))
 
 
 def test_table(y_true, y_pred, member, group_name):
-    """Observed gap, permutation p-value and null spread beside the bootstrap "
-    "interval, one row per metric."""
+    """Observed gap, permutation p-value and null spread beside the bootstrap interval,
+    one row per metric."""
     names = np.where(np.asarray(member) == 1, group_name, "everyone else")
     boot = gaps_to_reference(
         y_true,

@@ -93,14 +93,14 @@ BINS = {
 
 
 def score_bins(score, n_bins):
-    """Bin index of each score on n_bins equal-width bins of [0, 1], with "
-    "scikit-learn's edge rule."""
+    """Bin index of each score on n_bins equal-width bins of [0, 1], with scikit-learn's
+    edge rule."""
     return np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], score)
 
 
 def reliability(run, n_bins):
-    """Rows, mean score and observed rate (Wilson interval, too-small flag) per group "
-    "and score bin."""
+    """Rows, mean score and observed rate (Wilson interval, too-small flag) per group
+    and score bin."""
     bins = score_bins(run["score"], n_bins)
     labels = np.array(
         [f"{b / n_bins:.1f}-{(b + 1) / n_bins:.1f}" for b in range(n_bins)]
@@ -209,8 +209,8 @@ from sklearn.metrics import brier_score_loss
 
 
 def ece(y, bins, score, n_bins):
-    """Expected calibration error over fixed bins; y may be a matrix of simulated "
-    "outcomes (one row each)."""
+    """Expected calibration error over fixed bins; y may be a matrix of simulated
+    outcomes (one row each)."""
     onehot = np.eye(n_bins)[bins]
     count = onehot.sum(axis=0)
     gap = np.abs(

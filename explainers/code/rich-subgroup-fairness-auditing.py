@@ -47,8 +47,8 @@ columns["marital.status"] = data.raw["marital.status"].to_numpy()[test]
 
 
 def subgroup_audit(rows, n_boot=1000):
-    """FPR of every subgroup fixing one or more columns, on the given test positions, "
-    "with the size-weighted gap."""
+    """FPR of every subgroup fixing one or more columns, on the given test positions,
+    with the size-weighted gap."""
     y_rows, pred_rows = y_test[rows], pred[rows]
     overall = pred_rows[y_rows == 0].mean()
     parts = []
@@ -122,8 +122,8 @@ import pandas as pd
 
 
 def subgroup_rows(table, digits=3):
-    """Subgroup rows as printed on the page: counts, FPR [95% interval], gap, excess "
-    "false positives, gamma."""
+    """Subgroup rows as printed on the page: counts, FPR [95% interval], gap, excess
+    false positives, gamma."""
     flags = table["few_events"].map({True: "few events", False: ""})
     flags = flags.where(~table["too_small"], "too small")
     return pd.DataFrame(

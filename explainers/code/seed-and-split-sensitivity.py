@@ -22,8 +22,8 @@ AUDITS = {
 
 
 def split(data, seed):
-    """The audits' recipe: an 80/20 split stratified on the outcome, as sorted row "
-    "positions."""
+    """The audits' recipe: an 80/20 split stratified on the outcome, as sorted row
+    positions."""
     train, test = train_test_split(
         np.arange(len(data.y)),
         test_size=data.manifest.test_size,
@@ -34,8 +34,8 @@ def split(data, seed):
 
 
 def fit_gaps(data, attribute, model_name, split_seed, model_seed, n_boot=None):
-    """Fit one model on one split; the group's parity and TPR gaps to the reference "
-    "group on its test rows."""
+    """Fit one model on one split; the group's parity and TPR gaps to the reference
+    group on its test rows."""
     train, test = split(data, split_seed)
     model = build_model(model_name, model_seed).fit(
         data.X.iloc[train], data.y.iloc[train]
