@@ -212,3 +212,57 @@ for name, (attr, named, rest) in AUDITS.items():
     print(f"{name}: {named} - {rest}, {len(test):,} test rows")
     show(pd.DataFrame(rows).set_index(["model", "alpha"]))
     print()
+
+# %%
+compas = load_audit("Pretrial Risk Assessment")
+race = compas.masks["race"].to_numpy()
+with_race = compas.X.assign(race=race)
+y, train, test = compas.y.to_numpy(), compas.idx_train, compas.idx_test
+group = np.where(race[test] == 1, "African-American", "other")
+Z = {}
+for alpha in MODEL_ALPHAS:
+    remover = CorrelationRemover(sensitive_feature_ids=["race"], alpha=alpha)
+    Z[alpha] = remover.fit(with_race.iloc[train]).transform(with_race)
+print(f"{len(test):,} test rows; features: {', '.join(compas.X.columns)}")
+rows = []
+for family, alphas in FITS.items():
+    decisions = {
+        alpha: build_model(family, compas.random_state)
+        .fit(Z[alpha][train], y[train])
+        .predict(Z[alpha][test])
+        for alpha in alphas
+    }
+    changes = paired_changes(
+        y[test],
+        decisions,
+        sensitive_features=group,
+        group="African-American",
+        base=0.0,
+        n_boot=1000,
+        confidence=0.95,
+    )
+    for alpha, d in decisions.items():
+        gaps = gaps_to_reference(
+            y[test],
+            d,
+            sensitive_features={"race": group},
+            reference="other",
+            metrics=["selection_rate", "tpr", "fpr"],
+            n_boot=1000,
+            random_state=0,
+        )
+        shown = format_gaps(gaps)["difference"].droplevel("race")
+        c = changes.loc[alpha]
+        rows.append(
+            {
+                "model": family.replace("_", " "),
+                "alpha": f"{alpha:.2f}",
+                "parity gap": shown["selection_rate"],
+                "TPR gap": shown["tpr"],
+                "FPR gap": shown["fpr"],
+                "accuracy": f"{(d == y[test]).mean():.3f}",
+                "change in parity gap": interval(*c.iloc[0:3]),
+                "change in acc.": interval(*c.iloc[3:6]),
+            }
+        )
+show(pd.DataFrame(rows).set_index(["model", "alpha"]))
