@@ -169,24 +169,33 @@ def interval(point, low, high):
     return f"{point:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
+def fit_and_compare(family, alphas, Z, y, train, test, seed, group, named):
+    """Each strength's model's decisions on the test rows, and the paired changes of
+    its parity gap and accuracy against alpha 0."""
+    decisions = {}
+    for alpha in alphas:
+        model = build_model(family, seed).fit(Z[alpha][train], y[train])
+        decisions[alpha] = model.predict(Z[alpha][test])
+    changes = paired_changes(
+        y[test],
+        decisions,
+        sensitive_features=group,
+        group=named,
+        base=0.0,
+        n_boot=1000,
+        confidence=0.95,
+    )
+    return decisions, changes
+
+
 for name, (attr, named, rest) in AUDITS.items():
     a = audits[name]
     y, train, test = a["y"], a["train"], a["test"]
     group = np.where(a["s"][test] == 1, named, rest)
     rows = []
     for family, alphas in FITS.items():
-        decisions = {}
-        for alpha in alphas:
-            model = build_model(family, a["seed"]).fit(a["Z"][alpha][train], y[train])
-            decisions[alpha] = model.predict(a["Z"][alpha][test])
-        changes = paired_changes(
-            y[test],
-            decisions,
-            sensitive_features=group,
-            group=named,
-            base=0.0,
-            n_boot=1000,
-            confidence=0.95,
+        decisions, changes = fit_and_compare(
+            family, alphas, a["Z"], y, train, test, a["seed"], group, named
         )
         for alpha, d in decisions.items():
             gap = gaps_to_reference(
@@ -226,20 +235,16 @@ for alpha in MODEL_ALPHAS:
 print(f"{len(test):,} test rows; features: {', '.join(compas.X.columns)}")
 rows = []
 for family, alphas in FITS.items():
-    decisions = {
-        alpha: build_model(family, compas.random_state)
-        .fit(Z[alpha][train], y[train])
-        .predict(Z[alpha][test])
-        for alpha in alphas
-    }
-    changes = paired_changes(
-        y[test],
-        decisions,
-        sensitive_features=group,
-        group="African-American",
-        base=0.0,
-        n_boot=1000,
-        confidence=0.95,
+    decisions, changes = fit_and_compare(
+        family,
+        alphas,
+        Z,
+        y,
+        train,
+        test,
+        compas.random_state,
+        group,
+        "African-American",
     )
     for alpha, d in decisions.items():
         gaps = gaps_to_reference(
