@@ -392,7 +392,7 @@ for ax, name in zip(axes, rates):
         (gaps + c * sd)[order],
         color="tab:orange",
         lw=2,
-        label=f"simultaneous 95% (max-t, c = {c:.2f})",
+        label="simultaneous 95% (max-t c)",
     )
     ax.hlines(
         y,
@@ -405,7 +405,7 @@ for ax, name in zip(axes, rates):
     ax.plot(gaps[order], y, "o", color="black", ms=4)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, cells.index[order])
-    ax.set_title(f"{name}: {len(order)} readable cells", loc="left")
+    ax.set_title(f"{name}: {len(order)} readable cells, c = {c:.2f}", loc="left")
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2)
 axes[-1].set_xlabel("error rate of the cell minus the overall error rate")
 fig.suptitle("The worst cell's gap: ordinary against simultaneous intervals")
