@@ -5,6 +5,7 @@
 - metrics (``faircode.metrics``): rates per group and intersection with counts, gaps (also conditional on
   strata), bootstrap intervals;
 - splits (``faircode.splits``): systematic sampling in blocks, group x label stratified folds;
+- decisions over rounds (``faircode.dynamics``): a model retrained on the outcomes its own decisions reveal;
 - the strategy comparison: ``python -m faircode.benchmark``.
 """
 from faircode._audits import AuditData, DataFileError, list_audits, load_audit
