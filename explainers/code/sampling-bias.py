@@ -129,12 +129,11 @@ for audit, (label, group, pred, names) in full_fits.items():
 show(pd.concat(tables, names=["audit"]))
 
 # %%
-import numpy as np
 import pandas as pd
 from faircode.display import show
+from faircode.metrics import pooled_interval
 
 CONFIDENCE = 0.95
-QUANTILES = [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2]
 
 
 def too_small(audit, side, metric):
@@ -142,18 +141,17 @@ def too_small(audit, side, metric):
     return counts[audit][side, metric] < MIN_COUNT
 
 
-def cell(estimate, samples, sign=""):
-    """An estimate and the middle 95% of its samples."""
-    lower, upper = np.nanquantile(samples, QUANTILES)
+def text(interval, sign=""):
+    """An estimate and its interval, as printed."""
+    estimate, lower, upper = interval
     return f"{estimate:{sign}.3f} [{lower:{sign}.3f}, {upper:{sign}.3f}]"
 
 
 def pooled(result, key):
-    """The mean estimate over seeds, and every seed's resamples pooled."""
-    return (
-        np.mean([e[key] for e in result["estimates"]]),
-        np.concatenate([s[key] for s in result["samples"]]),
-    )
+    """The mean over seeds, and the middle 95% of every seed's resamples pooled."""
+    estimates = [e[key] for e in result["estimates"]]
+    samples = [s[key] for s in result["samples"]]
+    return pooled_interval(estimates, samples, confidence=CONFIDENCE)
 
 
 rows = []
@@ -172,7 +170,7 @@ for audit in GROUPS:
                         m.replace("over-estimate", "over-est."): (
                             f"too small (n={counts[audit][side, m]})"
                             if too_small(audit, side, m)
-                            else cell(*pooled(r, (side, m)), "+" if "over" in m else "")
+                            else text(pooled(r, (side, m)), "+" if "over" in m else "")
                         )
                         for m in METRIC_NAMES
                     },
@@ -181,18 +179,18 @@ for audit in GROUPS:
 show(pd.DataFrame(rows).set_index(["audit", "kept", "who"]))
 
 # %%
-import numpy as np
 import pandas as pd
 from faircode.display import show
+from faircode.metrics import pooled_interval
 
 
 def change(result, full, key):
     """Change from the all-rows model: mean over seeds, paired resamples pooled."""
     base, base_samples = full["estimates"][0][key], full["samples"][0][key]
-    estimate, _ = pooled(result, key)
-    return (
-        estimate - base,
-        np.concatenate([s[key] - base_samples for s in result["samples"]]),
+    return pooled_interval(
+        [e[key] - base for e in result["estimates"]],
+        [s[key] - base_samples for s in result["samples"]],
+        confidence=CONFIDENCE,
     )
 
 
@@ -210,7 +208,7 @@ for audit in GROUPS:
                     if too_small(audit, side, metric):
                         row[f"Δ {short}"] = "too small"
                     else:
-                        row[f"Δ {short}"] = cell(*change(r, full, (side, metric)), "+")
+                        row[f"Δ {short}"] = text(change(r, full, (side, metric)), "+")
                 rows.append(row)
 show(pd.DataFrame(rows).set_index(["audit", "model", "kept", "who"]))
 
