@@ -35,11 +35,45 @@ def threshold_rule(threshold: float = 0.5) -> Callable:
     return decide
 
 
+def parity_rule(threshold: float = 0.5) -> Callable:
+    """Group-specific thresholds that equalise the selection rate among the rows decided at once.
+
+    The rule approves the same share of the rows as ``threshold_rule(threshold)`` would, and takes that share
+    from each group separately: the highest-scored ``round(share * group size)`` rows of each group (ties broken
+    by position). Each group's selection rate is then the same, up to that rounding, on every set of rows it
+    decides (a batch, the evaluation rows): demographic parity by construction, round by round. fairlearn's
+    ``ThresholdOptimizer`` picks such thresholds on the training rows and applies them to new ones, where the
+    parity is only approximate; this rule sets them on the rows it decides, the most favourable case for
+    equalising one round.
+
+    Examples
+    --------
+    >>> decide = parity_rule(0.5)
+    >>> decide([0.9, 0.8, 0.6, 0.3, 0.2, 0.1], ["a", "a", "a", "b", "b", "b"]).tolist()
+    [True, True, False, True, True, False]
+    """
+    if not 0 <= threshold <= 1:
+        raise ValueError(f"threshold must be a number from 0 to 1; got {threshold!r}")
+
+    def decide(scores, group):
+        scores, group = np.asarray(scores, float), np.asarray(group)
+        share = (scores >= threshold).mean()
+        approve = np.zeros(len(scores), bool)
+        for g in np.unique(group):
+            rows = np.flatnonzero(group == g)
+            k = round(float(share) * len(rows))
+            approve[rows[np.argsort(-scores[rows], kind="stable")[:k]]] = True
+        return approve
+
+    return decide
+
+
 @dataclass(frozen=True)
 class Rounds:
     """What one run of ``simulate_rounds`` did."""
 
     decisions: np.ndarray  # (rounds + 1, n_evaluate) bool: each round's decisions on the evaluation rows
+    scores: np.ndarray  # (rounds + 1, n_evaluate) float: each round's model's scores of the evaluation rows
     seen: np.ndarray  # (rounds + 1, n_groups) int: training rows per group after each round's fit
     groups: np.ndarray  # the group labels, in the order of ``seen``'s columns
 
@@ -79,7 +113,9 @@ def simulate_rounds(X, y, group, *, pool, evaluate, seed_size: int, batch_size: 
     Returns
     -------
     Rounds
-        ``decisions[t]`` are round t's decisions on the evaluation rows (round 0: the seed model's);
+        ``decisions[t]`` are round t's decisions on the evaluation rows (round 0: the seed model's), taken by
+        ``decide`` from ``scores[t]``, the round-t model's scores of them (so that a page can apply another rule
+        to the same model);
         ``seen[t, k]`` counts the training rows of group ``groups[k]`` the round-t model was fitted on.
 
     Examples
@@ -113,11 +149,12 @@ def simulate_rounds(X, y, group, *, pool, evaluate, seed_size: int, batch_size: 
     if len(np.unique(y[seen])) < 2:
         raise ValueError(f"the seed sample of {seed_size} rows holds one outcome only; draw a larger seed sample "
                          f"(or another random_state)")
-    decisions, counts = [], []
+    decisions, scores, counts = [], [], []
 
     def fit_and_evaluate():
         model = make_model().fit(X[seen], y[seen])
-        decisions.append(np.asarray(decide(model.predict_proba(X[evaluate])[:, 1], group[evaluate]), bool))
+        scores.append(model.predict_proba(X[evaluate])[:, 1])
+        decisions.append(np.asarray(decide(scores[-1], group[evaluate]), bool))
         counts.append([(group[seen] == g).sum() for g in groups])
         return model
 
@@ -127,7 +164,7 @@ def simulate_rounds(X, y, group, *, pool, evaluate, seed_size: int, batch_size: 
         approve = np.asarray(decide(model.predict_proba(X[batch])[:, 1], group[batch]), bool)
         seen += list(batch[approve] if feedback == "selective" else batch)
         model = fit_and_evaluate()
-    return Rounds(decisions=np.array(decisions), seen=np.array(counts), groups=groups)
+    return Rounds(decisions=np.array(decisions), scores=np.array(scores), seen=np.array(counts), groups=groups)
 
 
 RATES = {"selection": None, "TPR": 1, "FPR": 0}  # rate -> the outcome it conditions on (None: every row)
@@ -179,3 +216,25 @@ def rates_by_round(decisions, y, member, *, n_boot: int = 200, random_state=0) -
     for rate in RATES:
         out["gap", rate] = out["group", rate] - out["rest", rate]
     return out
+
+
+def round_bands(values, confidence: float = 0.95):
+    """Per round: the mean over seeds on the rows themselves, and the middle ``confidence`` of seeds x resamples.
+
+    ``values`` has the shape ``(seeds, rounds + 1, 1 + n_boot)`` of a measure stacked over runs (column 0 the rows
+    themselves, as ``rates_by_round`` returns them); returns three arrays of length ``rounds + 1``: mean, lower,
+    upper (NaN resamples left out).
+
+    Examples
+    --------
+    >>> values = np.array([[[0.2, 0.1, 0.3]], [[0.4, 0.3, 0.5]]])  # 2 seeds, 1 round, 2 resamples
+    >>> [round(float(v[0]), 3) for v in round_bands(values, confidence=0.5)]
+    [0.3, 0.25, 0.35]
+    """
+    values = np.asarray(values, float)
+    if values.ndim != 3 or values.shape[2] < 2:
+        raise ValueError(f"values must have the shape (seeds, rounds + 1, 1 + n_boot) with n_boot >= 1; got "
+                         f"{values.shape}")
+    pooled = values[:, :, 1:].transpose(1, 0, 2).reshape(values.shape[1], -1)
+    low, high = np.nanquantile(pooled, [(1 - confidence) / 2, (1 + confidence) / 2], axis=1)
+    return values[:, :, 0].mean(axis=0), low, high

@@ -4,105 +4,51 @@
 #   PYTHONPATH=. .venv/bin/python explainers/code/feedback-loops.py
 
 # %%
-import numpy as np
-from faircode import load_audit
-from faircode.dynamics import rates_by_round, simulate_rounds, threshold_rule
-from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import StandardScaler
+from faircode.dynamics import ROUND_SETTINGS, run_audit_rounds
 
 SEEDS = range(20)
-N_BOOT = 200
 FEEDBACK = ("selective", "full")
-SETTINGS = {
-    "German Credit Lending": dict(
-        attribute="age",
-        group="under 30",
-        favourable=1,
-        threshold=5 / 6,
-        seed_size=100,
-        batch_size=100,
-        rounds=7,
-    ),
-    "Pretrial Risk Assessment": dict(
-        attribute="race",
-        group="African-American",
-        favourable=0,
-        threshold=0.5,
-        seed_size=200,
-        batch_size=500,
-        rounds=8,
-    ),
+GROUPS = {
+    "German Credit Lending": "under 30",
+    "Pretrial Risk Assessment": "African-American",
 }
 
-
-def run_audit(audit, settings, decide_for=None):
-    """Both regimes on one audit: per regime the rates of every round (seeds stacked
-    on the first axis) and the outcomes seen per group; ``decide_for(member_rows)``
-    may return another decision rule than the single threshold."""
-    data = load_audit(audit)  # S2 features: no protected column, no proxy
-    # Scaled once on the training rows (rather than by a pipeline at every fit) to
-    # keep hundreds of fits fast.
-    X = StandardScaler().fit(data.X.iloc[data.idx_train]).transform(data.X)
-    y = data.y.to_numpy()
-    y = y if settings["favourable"] == 1 else 1 - y  # 1 = the favourable outcome
-    member = data.masks[settings["attribute"]].to_numpy()
-    test = data.idx_test
-    decide = threshold_rule(settings["threshold"])
-    if decide_for is not None:
-        decide = decide_for(settings["threshold"])
-    out = {"y": y[test], "member": member[test]}
-    for feedback in FEEDBACK:
-        runs = [
-            simulate_rounds(
-                X,
-                y,
-                member,
-                pool=data.idx_train,
-                evaluate=test,
-                seed_size=settings["seed_size"],
-                batch_size=settings["batch_size"],
-                rounds=settings["rounds"],
-                feedback=feedback,
-                decide=decide,
-                make_model=lambda: LogisticRegression(max_iter=2000),
-                random_state=seed,
-            )
-            for seed in SEEDS
-        ]
-        # The same resamples of the test rows for every seed and regime: paired.
-        measured = [
-            rates_by_round(r.decisions, y[test], member[test], n_boot=N_BOOT)
-            for r in runs
-        ]
-        out[feedback] = {
-            "rates": {k: np.stack([m[k] for m in measured]) for k in measured[0]},
-            "seen": np.stack(
-                [r.seen for r in runs]
-            ),  # (seeds, rounds + 1, [rest, group])
-        }
-    return out
-
-
-results = {audit: run_audit(audit, s) for audit, s in SETTINGS.items()}
+# Every run is measured on the same resamples of the test rows: paired.
+results = {
+    audit: {f: run_audit_rounds(audit, feedback=f, seeds=SEEDS) for f in FEEDBACK}
+    for audit in ROUND_SETTINGS
+}
 
 # %%
 import pandas as pd
 from faircode.display import show
 
 rows = []
-for audit, s in SETTINGS.items():
-    y, member = results[audit]["y"], results[audit]["member"]
-    for label, inside in ((s["group"], member == 1), ("rest", member == 0)):
+for audit, s in ROUND_SETTINGS.items():
+    r = results[audit]["selective"]
+    for label, inside in ((GROUPS[audit], r.member == 1), ("rest", r.member == 0)):
         rows.append(
             {
                 "audit": audit,
                 "group": label,
                 "test rows": f"{inside.sum():,}",
-                "favourable": f"{y[inside].sum():,}",
-                "favourable rate": f"{y[inside].mean():.3f}",
+                "favourable": f"{r.y[inside].sum():,}",
+                "favourable rate": f"{r.y[inside].mean():.3f}",
             }
         )
 show(pd.DataFrame(rows).set_index(["audit", "group"]))
+settings = pd.DataFrame(
+    {
+        audit: {
+            "threshold": f"{s.threshold:.3g}",
+            "seed sample": s.seed_size,
+            "batch": s.batch_size,
+            "rounds": s.rounds,
+        }
+        for audit, s in ROUND_SETTINGS.items()
+    }
+).T
+show(settings.rename_axis("audit"))
 
 # %%
 import numpy as np
@@ -122,15 +68,15 @@ def cell(values, sign=""):
 
 def shown_rounds(settings):
     """The first round, the middle one and the last."""
-    return [0, settings["rounds"] // 2, settings["rounds"]]
+    return [0, settings.rounds // 2, settings.rounds]
 
 
 rows = []
-for audit, s in SETTINGS.items():
+for audit, s in ROUND_SETTINGS.items():
     for feedback in FEEDBACK:
         r = results[audit][feedback]
         for t in shown_rounds(s):
-            rates = {k: v[:, t] for k, v in r["rates"].items()}
+            rates = {k: v[:, t] for k, v in r.decided.items()}
             rows.append(
                 {
                     "audit": audit.split()[0],
@@ -140,8 +86,8 @@ for audit, s in SETTINGS.items():
                     "selection, rest": cell(rates["rest", "selection"]),
                     "selection gap": cell(rates["gap", "selection"], "+"),
                     "TPR gap": cell(rates["gap", "TPR"], "+"),
-                    "seen, group": f"{r['seen'][:, t, 1].mean():.0f}",
-                    "seen, rest": f"{r['seen'][:, t, 0].mean():.0f}",
+                    "seen, group": f"{r.seen[:, t, 1].mean():.0f}",
+                    "seen, rest": f"{r.seen[:, t, 0].mean():.0f}",
                 }
             )
 show(pd.DataFrame(rows).set_index(["audit", "feedback", "round"]))
@@ -149,19 +95,17 @@ show(pd.DataFrame(rows).set_index(["audit", "feedback", "round"]))
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from faircode.dynamics import round_bands
 
 fig, axes = plt.subplots(2, 2, figsize=(7.2, 7.2), sharex="row")
-for row, (audit, s) in enumerate(SETTINGS.items()):
-    rounds = np.arange(s["rounds"] + 1)
+for row, (audit, s) in enumerate(ROUND_SETTINGS.items()):
+    rounds = np.arange(s.rounds + 1)
     for col, rate in enumerate(["selection", "TPR"]):
         ax = axes[row, col]
         for feedback, style in (("selective", "o-"), ("full", "s--")):
-            gap = results[audit][feedback]["rates"][
-                "gap", rate
-            ]  # seeds x rounds x boot
-            pooled = gap[:, :, 1:].transpose(1, 0, 2).reshape(len(rounds), -1)
-            low, high = np.nanquantile(pooled, TAILS, axis=1)
-            (line,) = ax.plot(rounds, gap[:, :, 0].mean(axis=0), style, label=feedback)
+            gap = results[audit][feedback].decided["gap", rate]
+            mean, low, high = round_bands(gap, CONFIDENCE)
+            (line,) = ax.plot(rounds, mean, style, label=feedback)
             ax.fill_between(rounds, low, high, color=line.get_color(), alpha=0.2, lw=0)
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"{audit.split()[0]}: {rate} gap")
@@ -194,10 +138,10 @@ def change_rows(results, settings, label):
     """Last round minus first under each regime, and selective minus full at the end."""
     rows = []
     for audit, s in settings.items():
-        last = s["rounds"]
+        last = s.rounds
         for rate in ("selection", "TPR"):
-            sel = results[audit]["selective"]["rates"]["gap", rate]
-            full = results[audit]["full"]["rates"]["gap", rate]
+            sel = results[audit]["selective"].decided["gap", rate]
+            full = results[audit]["full"].decided["gap", rate]
             for what, change in (
                 (f"selective: round {last} - round 0", sel[:, last] - sel[:, 0]),
                 (f"full: round {last} - round 0", full[:, last] - full[:, 0]),
@@ -213,8 +157,8 @@ def change_rows(results, settings, label):
                     }
                 )
         for side in ("group", "rest"):  # the levels behind the gap, at the end
-            sel = results[audit]["selective"]["rates"][side, "selection"]
-            full = results[audit]["full"]["rates"][side, "selection"]
+            sel = results[audit]["selective"].decided[side, "selection"]
+            full = results[audit]["full"].decided[side, "selection"]
             change = sel[:, last] - full[:, last]
             rows.append(
                 {
@@ -228,4 +172,4 @@ def change_rows(results, settings, label):
     return pd.DataFrame(rows).set_index(["audit", "measure", label])
 
 
-show(change_rows(results, SETTINGS, "change"))
+show(change_rows(results, ROUND_SETTINGS, "change"))
