@@ -5,6 +5,9 @@
 - metrics (``faircode.metrics``): rates per group and intersection with counts, gaps (also conditional on
   strata), bootstrap intervals;
 - splits (``faircode.splits``): systematic sampling in blocks, group x label stratified folds;
+- decisions over rounds (``faircode.dynamics``): a model retrained on the outcomes its own decisions reveal;
+- recourse (``faircode.recourse``): the cheapest change of actionable features that turns a linear model's refusal
+  into an approval;
 - the strategy comparison: ``python -m faircode.benchmark``.
 """
 from faircode._audits import AuditData, DataFileError, list_audits, load_audit

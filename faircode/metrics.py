@@ -17,6 +17,8 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
 - a conditional (standardised) gap, ``conditional_gaps``: the within-stratum gaps of each group to a reference,
   averaged with each stratum's share of rows as weight, beside the pooled gap, with intervals from the same
   resamples;
+- ``pooled_interval``: a measure repeated over seeds or splits, each with bootstrap resamples of its test
+  rows: the mean of the runs' estimates and the percentile interval of every run's resamples pooled;
 - cross-group AUC (xAUC, ``cross_group_auc``): one group's positives ranked against another group's negatives,
   which scikit-learn and fairlearn do not compute;
 - an overall row over all rows (``overall=True``, like ``MetricFrame.overall``), and in ``disaggregate`` a
@@ -29,6 +31,7 @@ from faircode._format import format_gaps, format_rates
 from faircode._gaps import gaps_between_groups, gaps_to_reference
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 from faircode._ranking import cross_group_auc
+from faircode._repeated import pooled_interval
 
 __all__ = [
     "CONDITIONAL_WEIGHTS",
@@ -44,4 +47,5 @@ __all__ = [
     "gaps_between_groups",
     "gaps_to_reference",
     "group_rates",
+    "pooled_interval",
 ]

@@ -6,6 +6,12 @@ The build writes each table a page's code printed (``faircode.display.show``) as
 each such cell is split into spans: the estimate, its interval (shown smaller, on its own line), and the notes
 (few events, too small), so that the estimate leads and the rest reads as secondary. The text itself is not
 changed: the spans hold exactly the characters the code printed.
+
+Each body cell also learns its column: a ``data-label`` attribute holding its header's text, and the class
+``fc-label`` on the row-label cells (the left-aligned cells before the first right-aligned one, pandas' index).
+On a phone the stylesheet uses them to show each row as a small card (its labels as a title, then one line per
+column, "header: value", the value in a ``fc-val`` span; a label pandas left blank because it repeats the row
+above is carried in ``data-fill``) instead of a table scrolled sideways; on wider screens they change nothing.
 """
 from __future__ import annotations
 
@@ -14,6 +20,9 @@ import re
 
 _TABLE_BLOCK = re.compile(r'(<div class="fc-table">)(.*?)(</div>)', re.S)
 _CELL = re.compile(r"(<td[^>]*>)(.*?)(</td>)", re.S)
+_HEADER = re.compile(r"<th[^>]*>(.*?)</th>", re.S)
+_ROW = re.compile(r"<tr>(.*?)</tr>", re.S)
+_TAG = re.compile(r"<[^>]+>")
 _NUMBER = r"[+\-]?(?:\d[\d,]*\.?\d*|\.\d+)(?:e[+\-]?\d+)?%?"
 # estimate, optional interval, optional parenthesised note, e.g. "0.031 [0.004, 0.108] (2/64, exact)"
 _ESTIMATE = re.compile(rf"^(?P<est>{_NUMBER})(?: (?P<ci>\[{_NUMBER}, {_NUMBER}\]))?(?: \((?P<note>[^()]*)\))?$")
@@ -38,9 +47,40 @@ def _cell(text: str) -> str:
     return text
 
 
+def _row(cells: str, headers: list[str], above: dict[int, str]) -> str:
+    """A body row's cells split into spans, each tagged with its column's header and, for row labels, fc-label.
+
+    pandas leaves a row label blank where it repeats the row above; such a cell gets ``data-fill`` with the label
+    it stands for (``above`` carries the last label seen in each column), so that a card can show it."""
+    column, labels = iter(range(len(headers) + 10_000)), [True]
+
+    def tag(cell: re.Match) -> str:
+        number = next(column)
+        labels[0] = labels[0] and "right" not in cell[1]
+        header = headers[number] if number < len(headers) else ""
+        attributes = f' data-label="{html.escape(header, quote=True)}"'
+        if not labels[0]:
+            return cell[1][:-1] + attributes + '><span class="fc-val">' + _cell(cell[2]) + "</span>" + cell[3]
+        attributes += ' class="fc-label"'
+        text = html.unescape(_TAG.sub("", cell[2])).strip()
+        if text:
+            above[number] = text
+            for deeper in [k for k in above if k > number]:
+                del above[deeper]
+        elif number in above:
+            attributes += f' data-fill="{html.escape(above[number], quote=True)}"'
+        return cell[1][:-1] + attributes + ">" + _cell(cell[2]) + cell[3]
+
+    return "<tr>" + _CELL.sub(tag, cells) + "</tr>"
+
+
 def _block(match: re.Match) -> str:
-    body = _CELL.sub(lambda cell: cell[1] + _cell(cell[2]) + cell[3], match[2])
-    return match[1] + body + match[3]
+    body = match[2]
+    headers = [html.unescape(_TAG.sub("", h)).strip() for h in _HEADER.findall(body)]
+    head, rows = body.split("<tbody>", 1) if "<tbody>" in body else ("", body)
+    above: dict[int, str] = {}
+    rows = _ROW.sub(lambda row: _row(row[1], headers, above), rows)
+    return match[1] + (head + "<tbody>" if head else "") + rows + match[3]
 
 
 def style_tables(content: str) -> str:

@@ -17,10 +17,42 @@ def test_cells_of_output_tables_are_split_and_keep_their_text():
     assert _text(styled) == _text(html)
     assert '<span class="fc-est">0.031</span> <span class="fc-ci">[0.004, 0.108]</span> <span class="fc-few"' in styled
     assert '<span class="fc-small">too small</span> <span class="fc-note">(positives=9)</span>' in styled
-    assert "<td>5533</td>" in styled and "<td>Black</td>" in styled  # plain numbers and labels untouched
+    assert ">5533</td>" in styled and ">Black</td>" in styled  # plain numbers and labels untouched
     assert '<span class="fc-est">-0.093</span> <span class="fc-ci">[-0.108, -0.077]</span>' in styled
 
 
 def test_tables_outside_output_blocks_are_left_alone():
     html = "<table><tbody><tr><td>0.5 [0.1, 0.9]</td></tr></tbody></table>"
     assert style_tables(html) == html
+
+
+def test_body_cells_learn_their_column_and_row_labels_are_marked_for_the_phone_layout():
+    html = ('<div class="fc-table">\n<table>\n<thead>\n<tr>\n<th style="text-align: left;">model</th>\n'
+            '<th style="text-align: left;">group</th>\n<th style="text-align: right;">TPR &amp; CI</th>\n'
+            '<th style="text-align: left;">note</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n'
+            '<td style="text-align: left;">logistic</td>\n<td style="text-align: left;"></td>\n'
+            '<td style="text-align: right;">0.401 [0.376, 0.428]</td>\n<td style="text-align: left;">ok</td>\n'
+            '</tr>\n</tbody>\n</table>\n</div>')
+    styled = style_tables(html)
+    assert _text(styled) == _text(html)
+    assert '<td style="text-align: left;" data-label="model" class="fc-label">logistic</td>' in styled
+    assert '<td style="text-align: left;" data-label="group" class="fc-label"></td>' in styled
+    # the first right-aligned cell ends the row labels: a later left-aligned cell is a value like any other
+    assert ('<td style="text-align: right;" data-label="TPR &amp; CI"><span class="fc-val"><span class="fc-est">'
+            '0.401</span>') in styled
+    assert '<td style="text-align: left;" data-label="note"><span class="fc-val">ok</span></td>' in styled
+    assert styled.count("<th ") == 4  # the header row is kept for wide screens
+
+
+def test_a_row_label_pandas_left_blank_carries_the_label_it_repeats():
+    def row(model, group):
+        return (f'<tr>\n<td style="text-align: left;">{model}</td>\n<td style="text-align: left;">{group}</td>\n'
+                '<td style="text-align: right;">1</td>\n</tr>\n')
+    html = ('<div class="fc-table">\n<table>\n<thead>\n<tr>\n<th style="text-align: left;">model</th>\n'
+            '<th style="text-align: left;">group</th>\n<th style="text-align: right;">n</th>\n</tr>\n</thead>\n'
+            '<tbody>\n' + row("logistic", "men") + row("", "women") + row("forest", "") + '</tbody>\n</table>\n</div>')
+    styled = style_tables(html)
+    assert _text(styled) == _text(html)
+    assert 'data-label="model" class="fc-label" data-fill="logistic"></td>' in styled
+    # a new label in an outer column ends what the inner columns repeat
+    assert styled.count("data-fill") == 1
