@@ -149,7 +149,11 @@ def _fit_and_measure(cell, X, y, masks, train, test, *, n_boot, threshold_fracti
     sensitive = np.asarray(masks[cell.target.attribute])
     # One BLAS/OpenMP thread per fit: the grid is parallel across fits already, oversubscribed BLAS threads made
     # ExponentiatedGradient's many small fits 3x slower, and a fixed thread count keeps sums in a fixed order.
-    with threadpool_limits(limits=1):
+    # Nested joblib calls (scikit-learn's forests, fairlearn) run in this process, as they do in a loky worker.
+    # joblib's Dask backend runs each task under parallel_config(backend="dask"), whose default n_jobs is -1, so
+    # without this every nested call went back through the scheduler: each fit took about 5x longer on a Dask
+    # worker than on a local one (scripts/benchmarks/bench_harness.py).
+    with threadpool_limits(limits=1), joblib.parallel_config(backend="sequential"):
         fitted = fit_strategy(cell.strategy, build_model(cell.model, cell.seed), X[train], y[train],
                               sensitive_features=None if cell.strategy in FEATURE_STRATEGIES else sensitive[train],
                               constraint=cell.target.constraint, random_state=cell.seed,
