@@ -28,7 +28,7 @@ def _vector(name, values, m) -> np.ndarray:
 def _bounds(name, values, shape) -> np.ndarray:
     out = np.asarray(values, dtype=float)
     if out.ndim == 1 and out.shape == (shape[1],):
-        return np.broadcast_to(out, shape)
+        out = np.broadcast_to(out, shape)
     if out.shape != shape:
         raise ValueError(f"{name} must hold one bound per actionable feature ({shape[1]},) or one row of them per "
                          f"person {shape}; got shape {out.shape}")

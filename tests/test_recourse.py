@@ -78,6 +78,7 @@ def test_approved_people_cost_nothing_and_unreachable_ones_cost_infinity():
     (dict(coef=[1.0, 2.0]), r"coef must hold one value per actionable feature \(1\); got 2"),
     (dict(lower=[3.0]), "lower bound must be at most its upper bound"),
     (dict(upper=[[1.0], [1.0]]), r"upper must hold one bound per actionable feature"),
+    (dict(lower=[float("nan")]), "lower must not hold NaN"),
 ])
 def test_bad_input_says_what_arrived(kwargs, message):
     args = dict(coef=[1.0], weights=[1.0], lower=[0.0], upper=[2.0]) | kwargs

@@ -16,6 +16,7 @@ above is carried in ``data-fill``) instead of a table scrolled sideways; on wide
 from __future__ import annotations
 
 import html
+import itertools
 import re
 
 _TABLE_BLOCK = re.compile(r'(<div class="fc-table">)(.*?)(</div>)', re.S)
@@ -52,14 +53,15 @@ def _row(cells: str, headers: list[str], above: dict[int, str]) -> str:
 
     pandas leaves a row label blank where it repeats the row above; such a cell gets ``data-fill`` with the label
     it stands for (``above`` carries the last label seen in each column), so that a card can show it."""
-    column, labels = iter(range(len(headers) + 10_000)), [True]
+    column, in_labels = itertools.count(), True
 
     def tag(cell: re.Match) -> str:
+        nonlocal in_labels
         number = next(column)
-        labels[0] = labels[0] and "right" not in cell[1]
+        in_labels = in_labels and "right" not in cell[1]
         header = headers[number] if number < len(headers) else ""
         attributes = f' data-label="{html.escape(header, quote=True)}"'
-        if not labels[0]:
+        if not in_labels:
             return cell[1][:-1] + attributes + '><span class="fc-val">' + _cell(cell[2]) + "</span>" + cell[3]
         attributes += ' class="fc-label"'
         text = html.unescape(_TAG.sub("", cell[2])).strip()
