@@ -91,6 +91,8 @@ def _measure(args):
                     wall, results, per_strategy = _timed_run(args.audit, args.seeds, 1 if setting == "one" else WORKERS)
                 walls[setting].append(wall)
                 cpus[setting].append(per_strategy.pop("cpu")[0])
+                # A line as each run ends, so a run cut short still says what it measured.
+                print(f"# {setting}: {wall:.2f} s wall, {cpus[setting][-1]:.1f} CPU s", file=sys.stderr, flush=True)
                 if setting == "one":
                     seconds = per_strategy
                 reference = results if reference is None else reference
