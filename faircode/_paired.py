@@ -13,7 +13,23 @@ import pandas as pd
 
 
 def resample_counts(n: int, n_boot: int, random_state=0) -> np.ndarray:
-    """How often each of ``n`` rows appears in each of ``n_boot`` bootstrap resamples (``n_boot`` x ``n``)."""
+    """How often each of ``n`` rows appears in each of ``n_boot`` bootstrap resamples (``n_boot`` x ``n``).
+
+    Resample ``b`` draws ``n`` rows with replacement, the ``b``-th row of
+    ``numpy.random.default_rng(random_state).integers(0, n, size=(n_boot, n))``. Any statistic that is a ratio
+    of sums over rows (a rate, a gap between two rates, an accuracy) is then, for every resample at once, a
+    ratio of matrix-vector products: ``counts @ (decision * in_group) / (counts @ in_group)``. Pass the same
+    matrix to every rule being compared and each comparison is paired.
+
+    Examples
+    --------
+    >>> counts = resample_counts(4, 3, random_state=0)
+    >>> counts.shape, counts.sum(axis=1).tolist()
+    ((3, 4), [4.0, 4.0, 4.0])
+    """
+    for name, value in (("n", n), ("n_boot", n_boot)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1; got {value!r}")
     draws = np.random.default_rng(random_state).integers(0, n, size=(n_boot, n))
     flat = (draws + n * np.arange(n_boot)[:, None]).ravel()
     return np.bincount(flat, minlength=n_boot * n).reshape(n_boot, n).astype(np.float32)
