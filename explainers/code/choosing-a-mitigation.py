@@ -32,7 +32,7 @@ from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 from faircode import load_audit
 from faircode.benchmark import fit_strategy
-from faircode.metrics import gaps_to_reference
+from faircode.metrics import gaps_to_reference, resample_counts
 from faircode.mitigation import reject_option_predict
 from faircode.models import build_model
 
@@ -215,20 +215,12 @@ STAGE = {
 }
 
 
-def resample_counts(n, seed):
-    """How often each of n test rows appears in each of N_BOOT resamples."""
-    draws = np.random.default_rng(seed).integers(0, n, size=(N_BOOT, n))
-    flat = (draws + n * np.arange(N_BOOT)[:, None]).ravel()
-    counts = np.bincount(flat, minlength=N_BOOT * n).reshape(N_BOOT, n)
-    return counts.astype(np.float32)
-
-
 def paired(y, s, split, seed, gaps):
     """Each method's change in |gap| and in accuracy against S2, with paired 95%
     percentile intervals: one matrix of resample counts shared by every method.
     faircode.mitigation.paired_changes does this for the parity gap only; the TPR and
     FPR gaps of the COMPAS target need the same sums on the positives or negatives."""
-    W = resample_counts(len(y), seed)
+    W = resample_counts(len(y), N_BOOT, random_state=seed)
 
     def gap(pred, name):
         a = (rows_of(name, y) & (s == 1)).astype(np.float32)
