@@ -178,6 +178,42 @@ show(table)
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
+from faircode.metrics import resample_counts
+
+outcome, women = y[test], sex[test] == "women"
+# Row 0 counts every test row once (the point estimate); the others are the resamples.
+counts = np.vstack(
+    [np.ones(len(test)), resample_counts(len(test), 1000, random_state=0)]
+)
+ROWS = {"selection_rate": outcome >= 0, "tpr": outcome == 1, "fpr": outcome == 0}
+
+
+def gap_draws(pred, metric):
+    """Women's rate minus men's, on the test rows and on each resample."""
+    inside = (ROWS[metric] & women).astype(float)
+    outside = (ROWS[metric] & ~women).astype(float)
+    p = np.asarray(pred, dtype=float)
+    return counts @ (p * inside) / (counts @ inside) - counts @ (p * outside) / (
+        counts @ outside
+    )
+
+
+base = decisions["base model at 0.5"]
+changes = {}
+for label in CONSTRAINTS:
+    changes[label] = {}
+    for metric, name in GAPS.items():
+        change = gap_draws(decisions[label], metric) - gap_draws(base, metric)
+        low, high = np.quantile(change[1:], [0.025, 0.975])
+        changes[label][name] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+table = pd.DataFrame(changes).T
+table.index.name = "change against the base model"
+show(table)
+
+# %%
+import numpy as np
+import pandas as pd
 from faircode.metrics import gaps_to_reference
 
 spread = {}
