@@ -130,11 +130,19 @@ for family in FAMILIES:
     )
     print(f"{family}: accuracy on the held-out group's test rows")
     show(shown, index=False)
-    print(f"intervals that exclude zero: {separated} of {len(part)}\n")
+    computed = sum(r["flips"] >= MIN_FLIPS for r in part)
+    print(
+        f"intervals that exclude zero: {separated} of the {computed} computed "
+        f"({len(part)} groups)\n"
+    )
 total = sum(
     r["flips"] >= MIN_FLIPS and (r["low"] > 0 or r["high"] < 0) for r in results
 )
-print(f"both models: {total} of {len(results)} intervals exclude zero")
+computed = sum(r["flips"] >= MIN_FLIPS for r in results)
+print(
+    f"both models: {total} of the {computed} intervals computed exclude zero "
+    f"({len(results)} comparisons)"
+)
 
 # %%
 import numpy as np

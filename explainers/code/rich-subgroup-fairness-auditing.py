@@ -259,7 +259,13 @@ for rule, chosen in picked.items():
         s=40,
         label=f"picked by {rule}",
     )
-lims = [-0.06, 0.08]
+# Limits wide enough for every pick on either half, so no point leaves the frame.
+every_pick = [i for chosen in picked.values() for i in chosen]
+shown = pd.concat([audit_a.loc[every_pick, "gap"], audit_b.loc[every_pick, "gap"]])
+lims = [
+    min(-0.06, np.floor(shown.min() * 50) / 50),
+    max(0.08, np.ceil(shown.max() * 50) / 50),
+]
 right.plot(lims, lims, color="grey", lw=0.8, ls=":", label="same gap in both halves")
 right.axhline(0, color="grey", lw=0.8)
 right.set_xlim(lims)
