@@ -249,8 +249,8 @@ fig.set_label(
     "forest across splits "
     "and across model seeds on one split, and Benefits Denial logistic regression "
     "across splits. The "
-    "audit's seed-42 result is a red diamond, its bootstrap interval a red bar just "
-    "above its row. "
+    "audit's seed-42 result is a red diamond and, on the three rows that re-split, "
+    "its bootstrap interval a red bar just above its row. "
     "German Credit's dots spread widely around zero; Benefits Denial's parity gaps "
     "form a tight cluster."
 )
