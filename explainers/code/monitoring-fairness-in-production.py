@@ -365,6 +365,10 @@ bottom.plot(
 )
 bottom.set_ylabel("KS statistic, women's\nscores vs reference")
 bottom.set_xlabel("week (grey band: reference weeks;\ndashed line: the draw changes)")
+low, high = bottom.get_ylim()
+bottom.set_ylim(
+    low, high + 0.3 * (high - low)
+)  # headroom, so the legend covers no week
 bottom.legend(loc="upper left", ncol=2)
 alarm_text = "; ".join(
     f"the CUSUM on {name} "
