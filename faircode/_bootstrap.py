@@ -4,9 +4,11 @@ fairlearn's MetricFrame resamples the data frame and recomputes every metric onc
 minutes for 1,000 resamples. Every rate here is a ratio of weighted sums over rows, and rows that share their
 cell, label, prediction and weight are interchangeable, so a resample is fully described by how many times it
 draws each such *category*. Drawing n rows with replacement gives multinomial category counts, so we draw those
-counts directly (``Generator.multinomial``) for all resamples at once and turn them into sums with one matrix
-product. The result has exactly the distribution of resampling row indices, at a cost that grows with the
-number of categories (a few per cell without weights) instead of the number of rows.
+counts directly (``Generator.multinomial``) and turn them into sums with one matrix product. The result has
+exactly the distribution of resampling row indices, at a cost that grows with the number of categories (a few per
+cell without weights) instead of the number of rows. With nearly one category per row (distinct sample weights)
+that saves nothing, so there the row indices are drawn and counted instead, with the same distribution. Either
+way the resamples are drawn in blocks of at most 64 MiB.
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Group distributionally robust training (group DRO) for any scikit-learn estimator that takes sample weights.
 
-fairlearn's reductions equalise a rate across groups; none of them minimises the worst group's loss, and
+fairlearn's reductions equalise a rate across groups or, with ``BoundedGroupLoss``, keep every group's loss under
+a bound chosen in advance; none of them minimises the worst group's loss, and
 scikit-learn has no group DRO either, so it is written here. This is the full-batch form of the exponentiated
 update of Sagawa, Koh, Hashimoto and Liang (2020): each round fits the estimator with every group weighted by
 ``q[g]`` (spread over its rows), measures each group's mean log loss on the training rows, and raises the

@@ -1,7 +1,8 @@
 """Reject option classification (Kamiran, Karim and Zhang, 2012): relabel the uncertain rows by group.
 
 Neither fairlearn nor scikit-learn has this post-processing rule (fairlearn's ThresholdOptimizer picks its own
-thresholds by a linear programme; it cannot be told to move both groups by the same band), and AIF360's
+thresholds by a grid search over each group's ROC convex hull; it cannot be told to move both groups by the same
+band), and AIF360's
 ``RejectOptionClassification`` needs its own dataset classes and is not in this project's lock, so the rule is
 written here; it is a few lines of numpy, tested against a row-by-row computation.
 """

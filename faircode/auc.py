@@ -4,8 +4,9 @@ scikit-learn's ``roc_auc_score`` gives the AUC and nothing about its uncertainty
 DeLong, DeLong and Clarke-Pearson (1988) estimate the variance of the AUC (a Mann-Whitney statistic) from each
 row's placement among the other class, and the covariance of two AUCs measured on the same rows, which makes
 the paired comparison of two scores possible. The placements are computed from midranks (Sun and Xu, 2014), so
-the cost is a sort, not a comparison of every positive with every negative. The intervals are Wald intervals
-clipped to [0, 1] (an AUC of exactly 0 or 1 has a standard error of 0 and an interval of width 0).
+the cost is a sort, not a comparison of every positive with every negative. The intervals are Wald intervals;
+one AUC's is clipped to [0, 1] (an AUC of exactly 0 or 1 has a standard error of 0 and an interval of width 0),
+the interval of a difference of two AUCs is not.
 """
 from __future__ import annotations
 

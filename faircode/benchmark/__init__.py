@@ -1,6 +1,7 @@
 """The benchmark harness: the audits' data as every page loads it, and the strategy comparison.
 
-``load_audit`` lives here because the pages say "same loader, encoding and split as the benchmark harness".
+``load_audit`` (defined in ``faircode._audits``) is re-exported here, so that the harness and the pages load an
+audit with the same loader, encoding and split.
 Run the comparison with ``python -m faircode.benchmark`` (``--help`` lists the options).
 """
 from faircode._audits import AuditData, DataFileError, list_audits, load_audit
