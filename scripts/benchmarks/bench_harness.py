@@ -25,21 +25,29 @@ import pandas as pd
 WORKERS = 2
 
 
-def _cpu_seconds():
-    """CPU seconds used so far by this process and every process under it (loky and Dask workers alike).
-
-    Only processes still alive are counted, so each run's figure is taken while its workers are up."""
+def _cpu_by_process():
+    """CPU seconds used so far by this process and by each process under it (loky and Dask workers alike), keyed
+    by (pid, start time) so that a reused pid is not taken for the same process."""
     import psutil
 
     me = psutil.Process()
-    total = 0.0
+    seconds = {}
     for process in [me, *me.children(recursive=True)]:
         try:
-            times = process.cpu_times()
+            with process.oneshot():
+                times, started = process.cpu_times(), process.create_time()
         except psutil.NoSuchProcess:
             continue
-        total += times.user + times.system
-    return total
+        seconds[process.pid, started] = times.user + times.system
+    return seconds
+
+
+def _cpu_used(before, after):
+    """CPU seconds the processes alive at the end used since ``before``, each counted from its own earlier figure
+    (from 0 if it started since). A process that ended in between is left out, rather than its earlier total
+    subtracted: the idle loky workers of the two-worker run time out and exit during the Dask run, and taking
+    their earlier seconds off would count the Dask workers' work as almost nothing."""
+    return sum(seconds - before.get(key, 0.0) for key, seconds in after.items())
 
 
 def _timed_run(audits, seeds, n_jobs):
@@ -50,10 +58,10 @@ def _timed_run(audits, seeds, n_jobs):
     def record(done, total, cell, fit_seconds):
         seconds[cell.strategy].append(fit_seconds)
 
-    start, cpu = time.perf_counter(), _cpu_seconds()
+    start, cpu = time.perf_counter(), _cpu_by_process()
     results = run_benchmark(audits, seeds=seeds, n_jobs=n_jobs, progress=record)
     wall = time.perf_counter() - start
-    seconds["cpu"] = [_cpu_seconds() - cpu]
+    seconds["cpu"] = [_cpu_used(cpu, _cpu_by_process())]
     return wall, results, seconds
 
 
