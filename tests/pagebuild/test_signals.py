@@ -35,6 +35,22 @@ def _alive(pid):
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
+def _states(pids):
+    """Each process's state and what it waits in, and its children's, for a failure message."""
+    lines = []
+    for pid in pids:
+        proc = pathlib.Path(f"/proc/{pid}")
+        try:
+            stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            wchan = (proc / "wchan").read_text() or "-"
+            children = " ".join(p.read_text() for p in proc.glob("task/*/children")).split()
+        except FileNotFoundError:
+            lines.append(f"{pid}: gone")
+            continue
+        lines.append(f"{pid}: state {stat}, waiting in {wchan}, children {children or 'none'}")
+    return "; ".join(lines)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=lambda s: s.name)
 def test_no_page_process_outlives_the_build(tmp_path, signum):
     (tmp_path / "explainers").mkdir()
@@ -51,7 +67,10 @@ def test_no_page_process_outlives_the_build(tmp_path, signum):
             time.sleep(0.02)
         pids = [int(pid) for pid in (tmp_path / "pids").read_text().split()]
         build.send_signal(signum)
-        _, err = build.communicate(timeout=10)
+        try:
+            _, err = build.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the build had not exited 30 s after {signum.name}: {_states([build.pid, *pids])}")
         deadline = time.monotonic() + 3
         while any(map(_alive, pids)) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -64,6 +83,7 @@ def test_no_page_process_outlives_the_build(tmp_path, signum):
         assert not (tmp_path / "explainers/code/hangs.py").exists()
     finally:
         build.kill()
+        build.communicate()  # reap it and close its pipes, so no later test meets a stray Popen's warnings
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
