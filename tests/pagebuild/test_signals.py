@@ -56,9 +56,13 @@ def test_no_page_process_outlives_the_build(tmp_path, signum):
     (tmp_path / "explainers").mkdir()
     (tmp_path / "pyproject.toml").write_text("[tool.pagebuild]\ntimeout = 60\npreload = []\n")
     (tmp_path / "explainers/hangs.md").write_text(HANGING_PAGE)
+    # Ctrl-C at a terminal: SIGINT's default action. A shell starts a background job (`cmd &`, as a CI runner
+    # may) with SIGINT ignored, and Python then installs no KeyboardInterrupt handler, so the build would rightly
+    # ignore it; the test must not depend on how pytest itself was started.
     build = subprocess.Popen([sys.executable, "-m", "scripts.pagebuild", "build", "-q", "--root", str(tmp_path)],
                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={"PYTHONPATH": str(REPO), "PATH": os.environ["PATH"]})
+                             env={"PYTHONPATH": str(REPO), "PATH": os.environ["PATH"]},
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     pids = []
     try:
         deadline = time.monotonic() + 20
