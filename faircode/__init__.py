@@ -1,6 +1,7 @@
 """faircode: the shared package of The Fair Code Project's explainer pages.
 
-- audit data: ``load_audit``, ``list_audits`` (also importable from ``faircode.benchmark``, which re-exports them for the harness);
+- audit data: ``load_audit``, ``list_audits`` (also importable from ``faircode.benchmark``, which re-exports
+  them for the harness);
 - models: ``build_model``;
 - metrics (``faircode.metrics``): rates per group and intersection with counts, gaps (also conditional on
   strata), bootstrap intervals;

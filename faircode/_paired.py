@@ -35,6 +35,34 @@ def resample_counts(n: int, n_boot: int, random_state=0) -> np.ndarray:
     return np.bincount(flat, minlength=n_boot * n).reshape(n_boot, n).astype(np.float32)
 
 
+_RATE_ROWS = ("selection_rate", "tpr", "fpr")
+
+
+def resampled_gap(counts, y_true, y_pred, in_group, metric="selection_rate") -> np.ndarray:
+    """A rate's gap, the group's rate minus the rest's, in every resample of ``counts`` at once.
+
+    ``counts`` is a matrix from :func:`resample_counts` (one row per resample; a row of ones adds the point
+    estimate); ``metric`` is ``"selection_rate"`` (over every row), ``"tpr"`` (over the positives) or ``"fpr"``
+    (over the negatives). The sums run in ``counts``' dtype. A resample with no row on one side has no gap (NaN).
+
+    Examples
+    --------
+    >>> resampled_gap(np.ones((1, 4)), [1, 0, 1, 0], [1, 0, 0, 0], [True, True, False, False], "tpr")
+    array([1.])
+    """
+    if metric not in _RATE_ROWS:
+        raise ValueError(f"metric must be one of {list(_RATE_ROWS)}; got {metric!r}")
+    y, group = np.asarray(y_true), np.asarray(in_group, dtype=bool)
+    if not (y.shape == group.shape == np.shape(y_pred) == (counts.shape[1],)):
+        raise ValueError(f"y_true, y_pred and in_group must hold one value per column of counts ({counts.shape[1]}); "
+                         f"got {y.shape}, {np.shape(y_pred)} and {group.shape}")
+    rows = {"selection_rate": np.ones(len(y), bool), "tpr": y == 1, "fpr": y == 0}[metric]
+    inside, outside = (rows & group).astype(counts.dtype), (rows & ~group).astype(counts.dtype)
+    p = np.asarray(y_pred).astype(counts.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return counts @ (p * inside) / (counts @ inside) - counts @ (p * outside) / (counts @ outside)
+
+
 def paired_changes(y_true, predictions, *, sensitive_features, group, base, n_boot=1000, confidence=0.95,
                    random_state=0) -> pd.DataFrame:
     """Change of each rule's parity gap and accuracy against a baseline rule, with paired percentile intervals.
@@ -90,14 +118,10 @@ def paired_changes(y_true, predictions, *, sensitive_features, group, base, n_bo
             raise ValueError(f"y_true, sensitive_features and predictions[{k!r}] must have the same length; got "
                              f"{y.shape}, {groups.shape} and {d.shape}")
     counts = resample_counts(len(y), n_boot, random_state)
-    m = inside.astype(np.float32)
-    n_in, n_out = counts @ m, counts @ (1 - m)
 
     def resampled(d):
         # A resample without a row of one side has no gap (NaN); nanquantile leaves it out.
-        with np.errstate(invalid="ignore", divide="ignore"):
-            gap = counts @ (d * m) / n_in - counts @ (d * (1 - m)) / n_out
-        return gap, counts @ (d == y).astype(np.float32) / len(y)
+        return resampled_gap(counts, y, d, inside), counts @ (d == y).astype(np.float32) / len(y)
 
     exact = {k: np.asarray(v, dtype=float) for k, v in predictions.items()}
     y64 = np.asarray(y_true, dtype=float)

@@ -2,9 +2,8 @@
 
 Neither fairlearn nor scikit-learn has this post-processing rule (fairlearn's ThresholdOptimizer picks its own
 thresholds by a grid search over each group's ROC convex hull; it cannot be told to move both groups by the same
-band), and AIF360's
-``RejectOptionClassification`` needs its own dataset classes and is not in this project's lock, so the rule is
-written here; it is a few lines of numpy, tested against a row-by-row computation.
+band), and AIF360's ``RejectOptionClassification`` needs its own dataset classes and is not in this project's
+lock, so the rule is written here; it is a few lines of numpy, tested against a row-by-row computation.
 """
 from __future__ import annotations
 

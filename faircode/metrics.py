@@ -21,7 +21,8 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
   rows: the mean of the runs' estimates and the percentile interval of every run's resamples pooled;
 - ``resample_counts``: the bootstrap as a matrix of how often each row appears in each resample, to share one
   set of resamples between many decision rules so that every comparison between them is paired (scipy's
-  ``bootstrap`` draws afresh for every statistic);
+  ``bootstrap`` draws afresh for every statistic), and ``resampled_gap``, a group's selection rate, TPR or FPR
+  minus the rest's in every resample at once;
 - cross-group AUC (xAUC, ``cross_group_auc``): one group's positives ranked against another group's negatives,
   which scikit-learn and fairlearn do not compute;
 - an overall row over all rows (``overall=True``, like ``MetricFrame.overall``), and in ``disaggregate`` a
@@ -31,8 +32,8 @@ from faircode._binomial import INTERVALS
 from faircode._conditional import CONDITIONAL_WEIGHTS, conditional_gaps
 from faircode._disaggregate import Disaggregation, disaggregate
 from faircode._format import format_gaps, format_rates
-from faircode._paired import resample_counts
 from faircode._gaps import gaps_between_groups, gaps_to_reference
+from faircode._paired import resample_counts, resampled_gap
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 from faircode._ranking import cross_group_auc
 from faircode._repeated import pooled_interval
@@ -53,4 +54,5 @@ __all__ = [
     "group_rates",
     "pooled_interval",
     "resample_counts",
+    "resampled_gap",
 ]

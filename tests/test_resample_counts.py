@@ -29,3 +29,28 @@ def test_a_rate_from_the_counts_equals_the_rate_on_the_resampled_rows():
 def test_bad_sizes_are_refused(n, n_boot, name, shown):
     with pytest.raises(ValueError, match=rf"{name} must be a whole number of at least 1; got {shown}"):
         resample_counts(n, n_boot)
+
+
+@pytest.mark.parametrize("metric, on", [("selection_rate", None), ("tpr", 1), ("fpr", 0)])
+def test_resampled_gap_equals_the_gap_on_the_resampled_rows(metric, on):
+    from faircode.metrics import resampled_gap
+
+    rng = np.random.default_rng(7)
+    y, pred, group = rng.integers(0, 2, 80), rng.integers(0, 2, 80), rng.random(80) < 0.4
+    counts = resample_counts(80, 25, random_state=1)
+    gaps = resampled_gap(counts, y, pred, group, metric)
+    expected = []
+    for rows in np.random.default_rng(1).integers(0, 80, size=(25, 80)):
+        kept = rows if on is None else rows[y[rows] == on]
+        inside = group[kept]
+        expected.append(pred[kept][inside].mean() - pred[kept][~inside].mean())
+    np.testing.assert_allclose(gaps, expected, rtol=1e-5)
+
+
+def test_resampled_gap_bad_input():
+    from faircode.metrics import resampled_gap
+
+    with pytest.raises(ValueError, match=r"metric must be one of \['selection_rate', 'tpr', 'fpr'\]; got 'ppv'"):
+        resampled_gap(np.ones((1, 2)), [0, 1], [0, 1], [True, False], "ppv")
+    with pytest.raises(ValueError, match=r"one value per column of counts \(2\); got \(3,\), \(2,\) and \(2,\)"):
+        resampled_gap(np.ones((1, 2)), [0, 1, 1], [0, 1], [True, False])

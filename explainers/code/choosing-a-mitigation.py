@@ -32,7 +32,7 @@ from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 from faircode import load_audit
 from faircode.benchmark import fit_strategy
-from faircode.metrics import gaps_to_reference, resample_counts
+from faircode.metrics import gaps_to_reference, resample_counts, resampled_gap
 from faircode.mitigation import reject_option_predict
 from faircode.models import build_model
 
@@ -204,6 +204,7 @@ import pandas as pd
 from faircode.display import show
 
 LABELS = {"parity": "parity gap", "tpr": "TPR gap", "fpr": "FPR gap"}
+METRIC = {"parity": "selection_rate", "tpr": "tpr", "fpr": "fpr"}
 STAGE = {
     "S2": "baseline",
     "reweighing": "pre",
@@ -218,15 +219,12 @@ STAGE = {
 def paired(y, s, split, seed, gaps):
     """Each method's change in |gap| and in accuracy against S2, with paired 95%
     percentile intervals: one matrix of resample counts shared by every method.
-    faircode.mitigation.paired_changes does this for the parity gap only; the TPR and
-    FPR gaps of the COMPAS target need the same sums on the positives or negatives."""
+    faircode.mitigation.paired_changes does this for the parity gap only; the COMPAS
+    target's gaps are TPR and FPR gaps."""
     W = resample_counts(len(y), N_BOOT, random_state=seed)
 
     def gap(pred, name):
-        a = (rows_of(name, y) & (s == 1)).astype(np.float32)
-        b = (rows_of(name, y) & (s == 0)).astype(np.float32)
-        p = pred.astype(np.float32)
-        return W @ (p * a) / (W @ a) - W @ (p * b) / (W @ b)
+        return resampled_gap(W, y, pred, s == 1, METRIC[name])
 
     def accuracy(pred):
         return W @ (pred == y).astype(np.float32) / W.sum(axis=1)

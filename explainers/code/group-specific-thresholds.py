@@ -179,24 +179,18 @@ show(table)
 import numpy as np
 import pandas as pd
 from faircode.display import show
-from faircode.metrics import resample_counts
+from faircode.metrics import resample_counts, resampled_gap
 
-outcome, women = y[test], sex[test] == "women"
+women = sex[test] == "women"
 # Row 0 counts every test row once (the point estimate); the others are the resamples.
 counts = np.vstack(
     [np.ones(len(test)), resample_counts(len(test), 1000, random_state=0)]
 )
-ROWS = {"selection_rate": outcome >= 0, "tpr": outcome == 1, "fpr": outcome == 0}
 
 
 def gap_draws(pred, metric):
     """Women's rate minus men's, on the test rows and on each resample."""
-    inside = (ROWS[metric] & women).astype(float)
-    outside = (ROWS[metric] & ~women).astype(float)
-    p = np.asarray(pred, dtype=float)
-    return counts @ (p * inside) / (counts @ inside) - counts @ (p * outside) / (
-        counts @ outside
-    )
+    return resampled_gap(counts, y[test], pred, women, metric)
 
 
 base = decisions["base model at 0.5"]

@@ -15,7 +15,8 @@ The fits run in parallel through joblib (``--jobs``, default every core); the re
 number of workers. ``--scheduler ADDRESS`` runs them on a Dask distributed cluster instead (joblib's "dask"
 backend; the table is identical to a local run, which tests/test_benchmark_distributed.py checks on a local
 cluster of two worker processes). Every worker needs this repository at the same commit (it imports
-faircode) and the packages of requirements.lock; the audit data is read only where the harness runs; CONTRIBUTING.md ("The harness on a cluster") says how to start one.
+faircode) and the packages of requirements.lock; the audit data is read only where the harness runs.
+CONTRIBUTING.md ("The harness on a cluster") says how to start a cluster.
 
 Finished cells are kept in the fit cache (``.cache/fits/``), so a second run with the same settings reads them
 instead of fitting again; ``FAIRCODE_FIT_CACHE=off`` computes every cell.
