@@ -17,8 +17,10 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
 - a conditional (standardised) gap, ``conditional_gaps``: the within-stratum gaps of each group to a reference,
   averaged with each stratum's share of rows as weight, beside the pooled gap, with intervals from the same
   resamples;
-- ``pooled_interval``: a measure repeated over seeds or splits, each with bootstrap resamples of its test
-  rows: the mean of the runs' estimates and the percentile interval of every run's resamples pooled;
+- a measure repeated over runs (seeds, splits, policies), each scored on shared bootstrap resamples of its
+  test rows, with an interval for each of the two questions one asks of it: ``mean_over_runs`` (an interval
+  for the mean over runs, from the test rows and the run-to-run spread) and ``single_run_range`` (a range for
+  what one new run may show);
 - ``resample_counts``: the bootstrap as a matrix of how often each row appears in each resample, to share one
   set of resamples between many decision rules so that every comparison between them is paired (scipy's
   ``bootstrap`` draws afresh for every statistic), and ``resampled_gap``, a group's selection rate, TPR or FPR
@@ -36,13 +38,14 @@ from faircode._gaps import gaps_between_groups, gaps_to_reference
 from faircode._paired import resample_counts, resampled_gap
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 from faircode._ranking import cross_group_auc
-from faircode._repeated import pooled_interval
+from faircode._repeated import RunsInterval, mean_over_runs, single_run_range
 
 __all__ = [
     "CONDITIONAL_WEIGHTS",
     "DEFAULT_METRICS",
     "INTERVALS",
     "METRICS",
+    "RunsInterval",
     "Disaggregation",
     "conditional_gaps",
     "cross_group_auc",
@@ -52,7 +55,8 @@ __all__ = [
     "gaps_between_groups",
     "gaps_to_reference",
     "group_rates",
-    "pooled_interval",
+    "mean_over_runs",
     "resample_counts",
     "resampled_gap",
+    "single_run_range",
 ]
