@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import pathlib
 import re
 
@@ -9,7 +10,8 @@ from mkdocs.utils.meta import get_data
 
 from scripts import layout
 
-__all__ = ["THEMES", "Explainer", "AuditPage", "Audit", "PageMetadataError", "load_explainers", "load_audits"]
+__all__ = ["THEMES", "REVIEW_KEY", "Explainer", "AuditPage", "Audit", "PageMetadataError", "load_explainers",
+           "load_audits", "review_date"]
 
 # The themes of CONTRIBUTING.md, in the order the site shows them, each with the line the home page gives it.
 THEMES = {
@@ -21,6 +23,8 @@ THEMES = {
     "mitigation": "Ways to reduce a measured gap, and what each costs.",
 }
 REQUIRED = ("title", "theme", "order", "definition")
+# Optional on every page with code: the date of the page's last refutation review (CONTRIBUTING.md), YYYY-MM-DD.
+REVIEW_KEY = "refutation_review"
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -95,6 +99,25 @@ def _front_matter(path: pathlib.Path, root: pathlib.Path) -> tuple[str, dict]:
     return body, meta or {}
 
 
+def review_date(meta: dict, where: str) -> datetime.date | None:
+    """The date of a page's last refutation review from its front matter, or None when it has had none.
+
+    Examples
+    --------
+    >>> review_date({"refutation_review": datetime.date(2026, 12, 1)}, "page.md")
+    datetime.date(2026, 12, 1)
+    >>> review_date({}, "page.md") is None
+    True
+    """
+    value = meta.get(REVIEW_KEY)
+    if value is None:
+        return None
+    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
+        raise PageMetadataError(f"{where}: front matter {REVIEW_KEY!r} is {value!r}; expected a date written "
+                                "YYYY-MM-DD (the day of the page's last refutation review, see CONTRIBUTING.md)")
+    return value
+
+
 def _order(value, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PageMetadataError(f"{where}: front matter 'order' is {value!r}; expected a number (position within its theme)")
@@ -110,6 +133,7 @@ def _explainer(path: pathlib.Path, root: pathlib.Path) -> Explainer:
             f"{where}: front matter lacks {', '.join(repr(k) for k in missing)}; every explainer needs "
             f"{', '.join(REQUIRED)} (see CONTRIBUTING.md)"
         )
+    review_date(meta, where)
     theme = str(meta["theme"]).strip().lower()
     if theme not in THEMES:
         valid = ", ".join(repr(t) for t in THEMES)

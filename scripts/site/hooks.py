@@ -33,7 +33,7 @@ from scripts.site._outputs import frame_outputs  # noqa: E402
 from scripts.site._archive import build_archive  # noqa: E402
 from scripts.site._files import write_bytes_if_changed  # noqa: E402
 from scripts.site._notebooks import ARCHIVE_NAME, RUN_COMMAND, notebook_for_page, stage_notebook  # noqa: E402
-from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers  # noqa: E402
+from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers, review_date  # noqa: E402
 from scripts.site._provenance import provenance  # noqa: E402
 from scripts.site._tables import style_tables  # noqa: E402
 
@@ -245,6 +245,14 @@ def _run_it_yourself(page, files: Files) -> str:
         f"- Libraries, as pinned in `requirements.lock`: {libraries}." if libraries else "",
     ]))
     archive = get_relative_url(files.get_file_from_path(ARCHIVE_NAME).url, page.file.url)
+    try:
+        reviewed = review_date(page.meta, page.file.src_uri)
+    except PageMetadataError as err:
+        raise PluginError(str(err)) from None
+    review = (f"Its conclusions last had a refutation review, in which each claim that explains, compares or "
+              f"generalises was checked by a computation that could refute it, on {reviewed.isoformat()}."
+              if reviewed else "Its conclusions have not yet had a refutation review (a computation that could "
+              "refute each claim that explains, compares or generalises).")
     notebook_run = RUN_COMMAND.format(notebook=shlex.quote(notebook_uri))
     return f"""## Run it yourself
 
@@ -268,6 +276,8 @@ outputs) or <a href="{download}" download>download {name}</a>; the archive holds
 The outputs on this page were produced from:
 
 {inputs}
+
+{review}
 
 </div>
 """

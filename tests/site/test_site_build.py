@@ -95,6 +95,9 @@ def test_run_it_yourself_names_archive_commands_notebook_and_inputs(fixture_site
     for name in ("fairlearn", "scikit-learn", "pandas", "numpy"):
         assert f"{name} {pins[name]}" in text
     assert (site / "explainers/fixture-selection-rate" / download).resolve().is_file()
+    # The front matter's refutation_review date is shown; a page without one says it has had none.
+    assert "last had a refutation review, in which each claim" in text and "on 2026-11-30." in text
+
     assert (site / "explainers/notebooks/fixture-selection-rate/index.html").is_file()
     # The generated script is published as a file to download, never taken for a page by mkdocs-jupyter.
     assert (site / "explainers/code/fixture-selection-rate.py").read_bytes() == \
@@ -196,6 +199,10 @@ def test_site_builds_with_no_pages_at_all(tmp_path):
      "explainers/bad.md: front matter lacks 'definition'; every explainer needs title, theme, order, definition"),
     ("title: T\ntheme: metrics\norder: first\ndefinition: D.",
      "explainers/bad.md: front matter 'order' is 'first'; expected a number"),
+    ("title: T\ntheme: metrics\norder: 1\ndefinition: D.\nrefutation_review: last week",
+     "explainers/bad.md: front matter 'refutation_review' is 'last week'; expected a date written YYYY-MM-DD"),
+    ("title: T\ntheme: metrics\norder: 1\ndefinition: D.\nrefutation_review: 2026-12-01 10:00",
+     "explainers/bad.md: front matter 'refutation_review' is '2026-12-01 10:00'; expected a date"),
 ])
 def test_bad_front_matter_is_named_with_its_page(tmp_path, front_matter, message):
     (tmp_path / "explainers").mkdir()
