@@ -74,32 +74,101 @@ tails = [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2]
 
 
 def accuracies(d):
-    """Accuracy of each group, overall and of the worst group, on the sample and on
-    every resample (one set of resamples for every model, so the changes are paired)."""
+    """Accuracy of each group and overall, on the sample and on every resample (one set
+    of resamples for every model, so the changes are paired)."""
     correct = (d == y[test]).astype(float)
     by_group = (counts @ (members * correct[:, None])) / (counts @ members)
     overall = counts @ correct / n
-    return np.column_stack([by_group, overall, by_group.min(axis=1)])
+    return np.column_stack([by_group, overall])
 
 
-labels = groups + ["overall", "worst group"]
+def paired(after, before):
+    """Change from `before` to `after` in each column, with its paired percentile
+    interval."""
+    diff = acc[after] - acc[before]
+    low, high = np.quantile(diff[1:], tails, axis=0)
+    return [f"{p:+.3f} [{lo:+.3f}, {hi:+.3f}]" for p, lo, hi in zip(diff[0], low, high)]
+
+
+labels = groups + ["overall"]
 acc = {name: accuracies(d) for name, d in decisions.items()}
 levels = pd.DataFrame({name: a[0] for name, a in acc.items()}, index=labels)
-levels.insert(
-    0, "test rows", [int((group[test] == g).sum()) for g in groups] + [n, np.nan]
-)
+levels.loc["worst group"] = [a[0, : len(groups)].min() for a in acc.values()]
+levels.loc["largest - smallest"] = [np.ptp(a[0, : len(groups)]) for a in acc.values()]
+levels.insert(0, "test rows", [int(members[:, i].sum()) for i in range(4)] + [n, 0, 0])
 levels.index.name = "accuracy"
 show(
     levels,
-    formatters={"test rows": lambda v: "" if np.isnan(v) else f"{v:,.0f}"},
+    formatters={"test rows": lambda v: f"{v:,.0f}" if v else ""},
     float_format=lambda v: f"{v:.3f}",
 )
-changes = {}
-for name in ("group DRO", "equal error rates"):
-    diff = acc[name] - acc["ordinary"]
-    low, high = np.quantile(diff[1:], tails, axis=0)
-    changes[name] = [
-        f"{p:+.3f} [{lo:+.3f}, {hi:+.3f}]" for p, lo, hi in zip(diff[0], low, high)
-    ]
-changes = pd.DataFrame(changes, index=pd.Index(labels, name="change from ordinary"))
+changes = pd.DataFrame(
+    {
+        "group DRO": paired("group DRO", "ordinary"),
+        "equal error rates": paired("equal error rates", "ordinary"),
+        "equal error rates - DRO": paired("equal error rates", "group DRO"),
+    },
+    index=pd.Index(labels, name="change"),
+)
 show(changes)
+closest = (
+    acc["ordinary"][:, groups.index("White women")]
+    - acc["ordinary"][:, groups.index("not White men")]
+)
+low, high = np.quantile(closest[1:], tails)
+print(
+    "ordinary training, White women minus not-White men (the closest women's and men's "
+    f"groups): {closest[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+)
+
+# %%
+worst_rows = []
+for name, a in acc.items():
+    by_group = a[:, : len(groups)]
+    lowest = by_group.argmin(axis=1)
+    change = by_group.min(axis=1) - acc["ordinary"][:, : len(groups)].min(axis=1)
+    low, high = np.quantile(change[1:], tails)
+    below = (by_group[1:].min(axis=1) < by_group[0].min()).mean()
+    worst_rows.append(
+        {
+            "model": name,
+            "worst group": groups[lowest[0]],
+            "same worst group": f"{(lowest[1:] == lowest[0]).mean():.3f}",
+            "resampled minimum below": f"{below:.3f}",
+            "naive change interval": (
+                ""
+                if name == "ordinary"
+                else f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+            ),
+        }
+    )
+show(pd.DataFrame(worst_rows).set_index("model"))
+
+# %%
+wm_train = group[train] == "White men"
+alone = build_model("logistic_regression", seed).fit(
+    X[train][wm_train], y[train][wm_train]
+)
+boosted = build_model("gradient_boosting", seed).fit(X[train], y[train])
+decisions["logistic regression, White men's rows only"] = alone.predict(X[test])
+decisions["gradient boosting, all rows"] = boosted.predict(X[test])
+white_men = groups.index("White men")
+shown = [m for m in decisions if m != "equal error rates"]
+for name in shown[2:]:
+    acc[name] = accuracies(decisions[name])
+in_wm = group[test] == "White men"
+check = pd.DataFrame(
+    {
+        "accuracy": [f"{acc[m][0, white_men]:.3f}" for m in shown],
+        "change from ordinary": [
+            "",
+            *(paired(m, "ordinary")[white_men] for m in shown[1:]),
+        ],
+        "same decision as DRO": [
+            f"{(decisions[m][in_wm] == decisions['group DRO'][in_wm]).mean():.3f}"
+            for m in shown
+        ],
+    },
+    index=pd.Index(shown, name="White men, model"),
+)
+show(check)
