@@ -170,6 +170,78 @@ for r in results:
     )
 
 # %%
+GROUP = ("race", "Asian-Pac-Islander")
+race_columns = [c for c in X.columns if c.startswith("race=")]
+country_columns = [c for c in X.columns if c.startswith("native.country=")]
+member = (data.raw[GROUP[0]] == GROUP[1]).to_numpy()
+kept, rows = train[~member[train]], test[member[test]]
+ablation = []
+for removed, columns in (
+    ("none", []),
+    ("race", race_columns),
+    ("native country", country_columns),
+    ("race and native country", race_columns + country_columns),
+):
+    features = X.drop(columns=columns)
+    right = [
+        build_model("logistic_regression", data.random_state)
+        .fit(features.iloc[fitted], y[fitted])
+        .predict(features.iloc[rows])
+        == y[rows]
+        for fitted in (train, kept)
+    ]
+    if columns:
+        change, low, high, gained, lost = paired_change(*right, rng=rng)
+    else:  # the main table's fits: show its interval rather than draw a second one
+        r = next(
+            r
+            for r in results
+            if (r["column"], r["group"]) == GROUP
+            and r["model"] == "logistic_regression"
+        )
+        gained, lost = (
+            int((r["right_without"] & ~r["right_with"]).sum()),
+            int((r["right_with"] & ~r["right_without"]).sum()),
+        )
+        change, low, high = r["change"], r["low"], r["high"]
+    ablation.append(
+        {
+            "columns removed": removed,
+            "with it": f"{right[0].mean():.3f}",
+            "without it": f"{right[1].mean():.3f}",
+            "change": f"{change:+.3f}",
+            "95% interval": interval_text(low, high, gained, lost),
+            "now right/now wrong": f"{gained}/{lost}",
+        }
+    )
+print(f"logistic_regression, {GROUP[0]} = {GROUP[1]}: {len(rows)} test rows")
+show(pd.DataFrame(ablation), index=False)
+
+# Where the group's members were born, and how many training rows those countries keep.
+born = data.raw["native.country"].to_numpy()
+abroad = ~np.isin(born[rows], ["United-States", "?"])
+countries = sorted(set(born[rows][abroad]))
+right_all = fit("logistic_regression", train).predict(X.iloc[rows]) == y[rows]
+right_without = fit("logistic_regression", kept).predict(X.iloc[rows]) == y[rows]
+now_wrong = right_all & ~right_without
+print(
+    f"\n{abroad.sum()} of the {len(rows)} test rows were born in a known country other "
+    f"than the United States ({len(countries)} countries); {now_wrong[abroad].sum()} of "
+    f"the {now_wrong.sum()} rows that went from right to wrong are among them"
+)
+print(
+    f"training rows born in those countries: {np.isin(born[train], countries).sum():,} "
+    f"with the group, {np.isin(born[kept], countries).sum():,} without it; the four "
+    "with most of the group's test rows:"
+)
+for country in pd.Series(born[rows][abroad]).value_counts().index[:4]:
+    print(
+        f"  {country:<12} test rows in the group {(born[rows] == country).sum():>3}, "
+        f"training rows {(born[train] == country).sum():>3} with the group, "
+        f"{(born[kept] == country).sum():>3} without it"
+    )
+
+# %%
 import matplotlib.pyplot as plt
 import numpy as np
 
