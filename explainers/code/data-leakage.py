@@ -16,48 +16,70 @@ AUDITS = {  # audit -> attribute compared, category target-encoded, identifier
     "German Credit Lending": ("age", "purpose", None),
     "Pretrial Risk Assessment": ("race", "c_charge_desc", "id"),
 }
-METHODS = (
-    "clean",
-    "scaler on all rows",
-    "encoder on all rows",
-    "identifier on all rows",
-)
+# method -> (scaler on all rows, training codes cross-fitted, test codes from an
+# encoder fitted on all rows, identifier encoded too)
+METHODS = {
+    "clean": (False, True, False, False),
+    "scaler on all rows": (True, True, False, False),
+    "test labels in test codes": (False, True, True, False),
+    "training codes not cross-fitted": (False, False, False, False),
+    "encoder on all rows": (False, False, True, False),
+    "identifier on all rows": (False, False, True, True),
+    "identifier, test labels only": (False, True, True, True),
+}
 SPLITS = range(10)
 TEST_SIZE = 0.2
 SIZES = {"up to 50": (1, 50), "51 to 200": (51, 200), "over 200": (201, np.inf)}
 
 
+def encoder():
+    """scikit-learn's target encoder, its internal folds fixed."""
+    return TargetEncoder(cv=KFold(5, shuffle=True, random_state=0))
+
+
+def features(data, category):
+    """The S2 features, less any one-hot columns of the category to be encoded."""
+    kept = [c for c in data.X.columns if not c.startswith(f"{category}=")]
+    return data.X[kept].to_numpy(float)
+
+
 def design(data, columns, train, test, method):
     """Training and test matrices: S2 features and target-encoded columns, scaled."""
-    X, y = data.X.to_numpy(float), data.y.to_numpy()
+    scaler_all, cross_fitted, test_leak, _ = METHODS[method]
+    X, y = features(data, columns[0]), data.y.to_numpy()
     raw = data.raw[columns].astype(str).to_numpy()
-    encoder = TargetEncoder(cv=KFold(5, shuffle=True, random_state=0))
-    if method in ("encoder on all rows", "identifier on all rows"):
-        # The leak: each category's outcome rate is learned from every row, the test
-        # rows included, and the test rows are encoded with it.
-        encoder.fit(raw, y)
-        encoded_train, encoded_test = (
-            encoder.transform(raw[train]),
-            encoder.transform(raw[test]),
-        )
+    fitted = encoder().fit(raw[train], y[train])  # learned on the training rows
+    if cross_fitted:
+        # Each training row's code comes from the other folds' rows, so its own
+        # label is not in it (what TargetEncoder.fit_transform does).
+        encoded_train = encoder().fit_transform(raw[train], y[train])
     else:
-        # Done right: learned on the training rows (cross-fitted, so that a training
-        # row's own label does not enter its code either), applied to the test rows.
-        encoded_train = encoder.fit_transform(raw[train], y[train])
-        encoded_test = encoder.transform(raw[test])
+        # Each training row's own label is in its code; no test row is involved.
+        encoded_train = fitted.transform(raw[train])
+    if test_leak:
+        # The leak proper: the category rates are learned from every row, the test
+        # rows included, and the test rows are encoded with them.
+        everything = encoder().fit(raw, y)
+        encoded_test = everything.transform(raw[test])
+        if not cross_fitted:  # one encoder fitted on all rows encodes both sides
+            encoded_train = everything.transform(raw[train])
+    else:
+        encoded_test = fitted.transform(raw[test])
     train_x = np.column_stack([X[train], encoded_train])
     test_x = np.column_stack([X[test], encoded_test])
-    scaled_on = (
-        np.vstack([train_x, test_x]) if method == "scaler on all rows" else train_x
+    scaler = StandardScaler().fit(
+        np.vstack([train_x, test_x]) if scaler_all else train_x
     )
-    scaler = StandardScaler().fit(scaled_on)
     return scaler.transform(train_x), scaler.transform(test_x)
 
 
 measures = []  # one dict per audit, split, method and side
-pulls = []  # one dict per audit, split, category size and side
+pulls = []  # one dict per audit, split, leaky method, category size and side
+weights = []  # one dict per audit, split and method: the encoded column's coefficient
 single = {}  # audit, method -> test labels, groups, encoded test columns (split 0)
 names = {}  # audit -> the name of the group its mask marks
+PULLED = ("test labels in test codes", "training codes not cross-fitted")
+PULLED += ("encoder on all rows",)
 for audit, (attribute, category, identifier) in AUDITS.items():
     data = load_audit(audit)
     names[audit] = data.groups[attribute]
@@ -68,21 +90,29 @@ for audit, (attribute, category, identifier) in AUDITS.items():
         data.raw[category]
         .astype(str)
         .map(data.raw[category].astype(str).value_counts())
+        .to_numpy()
     )
     for split in SPLITS:
         train, test = train_test_split(
             known, test_size=TEST_SIZE, random_state=split, stratify=y[known]
         )
         scores = {}
-        for method in METHODS:
-            if method == "identifier on all rows" and identifier is None:
+        for method, (*_, with_identifier) in METHODS.items():
+            if with_identifier and identifier is None:
                 continue  # the audit's file has no identifier column
-            columns = [category]
-            if method == "identifier on all rows":
-                columns.append(identifier)
+            columns = [category] + ([identifier] if with_identifier else [])
             train_x, test_x = design(data, columns, train, test, method)
             model = LogisticRegression(max_iter=2000).fit(train_x, y[train])
             scores[method] = score = model.predict_proba(test_x)[:, 1]
+            weights.append(
+                {
+                    "audit": audit,
+                    "split": split,
+                    "method": method,
+                    "weight": model.coef_[0, -len(columns)],  # the category's code
+                    "identifier": model.coef_[0, -1] if with_identifier else np.nan,
+                }
+            )
             if split == 0:
                 single[audit, method] = (
                     y[test],
@@ -103,22 +133,24 @@ for audit, (attribute, category, identifier) in AUDITS.items():
                         "accuracy": np.mean((s >= 0.5) == label),
                     }
                 )
-        # How far the leaky encoder moved each test row's score towards its own label.
-        towards = (scores["encoder on all rows"] - scores["clean"]) * (2 * y[test] - 1)
-        for name, (low, high) in SIZES.items():
-            in_size = (size.to_numpy()[test] >= low) & (size.to_numpy()[test] <= high)
-            for g, side in ((1, "group"), (0, "rest")):
-                member = in_size & (group[test] == g)
-                pulls.append(
-                    {
-                        "audit": audit,
-                        "split": split,
-                        "size": name,
-                        "side": side,
-                        "rows": int(member.sum()),
-                        "pull": towards[member].mean() if member.any() else np.nan,
-                    }
-                )
+        # How far each change moved each test row's score towards its own label.
+        for method in PULLED:
+            towards = (scores[method] - scores["clean"]) * (2 * y[test] - 1)
+            for name, (low, high) in SIZES.items():
+                in_size = (size[test] >= low) & (size[test] <= high)
+                for g, side in ((1, "group"), (0, "rest")):
+                    member = in_size & (group[test] == g)
+                    pulls.append(
+                        {
+                            "audit": audit,
+                            "split": split,
+                            "method": method,
+                            "size": name,
+                            "side": side,
+                            "rows": int(member.sum()),
+                            "pull": towards[member].mean() if member.any() else np.nan,
+                        }
+                    )
 
 # %%
 import numpy as np
@@ -190,28 +222,88 @@ rows = []
 for (audit, name, side), block in pull_table.groupby(
     ["audit", "size", "side"], sort=False
 ):
-    rows.append(
-        {
-            "audit": audit,
-            "category size": name,
-            "who": side,
-            "test rows": f"{block['rows'].mean():.0f}",
-            "pull": (
-                over_splits(block["pull"], "+")
-                if block["rows"].min() >= 30
-                else f"too small (n={block['rows'].min()})"
-            ),
-        }
-    )
+    row = {"audit": audit, "category size": name, "who": side}
+    row["test rows"] = f"{block['rows'].mean():.0f}"
+    for method, label in zip(PULLED, ("test labels", "training codes", "both")):
+        values = block.loc[block["method"] == method, "pull"]
+        few = block["rows"].min()
+        row[label] = over_splits(values, "+") if few >= 30 else f"too small (n={few})"
+    rows.append(row)
 show(pd.DataFrame(rows).set_index(["audit", "category size", "who"]))
 
 # %%
+import pandas as pd
+from faircode.display import show
+
+rows = []
+for audit in AUDITS:
+    for side in ("group", "rest"):
+        auc = {m: per_split(audit, m, side)["AUC"] for m in PULLED + ("clean",)}
+        both = auc["encoder on all rows"] - auc["clean"]
+        test_only = auc["test labels in test codes"] - auc["clean"]
+        train_only = auc["training codes not cross-fitted"] - auc["clean"]
+        rows.append(
+            {
+                "audit": audit,
+                "who": side,
+                "both minus test labels": over_splits(both - test_only, "+"),
+                "both minus the sum": over_splits(both - test_only - train_only, "+"),
+            }
+        )
+show(pd.DataFrame(rows).set_index(["audit", "who"]))
+
+# %%
+import pandas as pd
+from faircode.display import show
+
+weight_table = pd.DataFrame(weights).set_index(["audit", "method", "split"])["weight"]
+rows = []
+for audit in AUDITS:
+    clean = weight_table[audit, "clean"]
+    for method in ("clean", "training codes not cross-fitted", "encoder on all rows"):
+        here = weight_table[audit, method]
+        rows.append(
+            {
+                "audit": audit,
+                "method": method,
+                "coefficient": over_splits(here, "+"),
+                "change": over_splits(here - clean, "+") if method != "clean" else "",
+            }
+        )
+show(pd.DataFrame(rows).set_index(["audit", "method"]))
+by_method = pd.DataFrame(weights).groupby("method")["identifier"]
+for method in ("identifier on all rows", "identifier, test labels only"):
+    print(f"{method}: the identifier's coefficient, mean over splits", end=" ")
+    print(
+        f"{by_method.mean()[method]:+.3f} (range {by_method.min()[method]:+.3f}", end=""
+    )
+    print(f" to {by_method.max()[method]:+.3f})")
+for audit, (attribute, category, _) in AUDITS.items():
+    data = load_audit(audit)
+    member = data.masks[attribute] == 1
+    counts = data.raw[category].astype(str).value_counts()
+    large = counts[counts > 200].index
+    held = data.raw.loc[member, category].astype(str).value_counts()
+    print(f"{audit}: {names[audit]} in categories of over 200 rows:", end=" ")
+    rate = data.y.groupby(data.raw[category].astype(str)).mean()
+    print(
+        ", ".join(
+            f"{c} ({held[c]} of {counts[c]} rows, outcome rate {rate[c]:.3f})"
+            for c in large
+            if c in held
+        )
+    )
+    print(f"  outcome rate over the whole file: {data.y.mean():.3f}")
+
+# %%
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-fig, axes = plt.subplots(3, 1, figsize=(7.2, 8.4), sharex=True, sharey=True)
-shown = METHODS[1:]
+fig, axes = plt.subplots(3, 1, figsize=(7.2, 9.6), sharex=True, sharey=True)
+shown = list(METHODS)[1:]
 for ax, audit in zip(axes, AUDITS):
     for offset, (side, colour) in zip((-0.12, 0.12), (("group", "C3"), ("rest", "C0"))):
         for i, method in enumerate(shown):
@@ -231,16 +323,21 @@ for ax, audit in zip(axes, AUDITS):
     ax.set_ylabel("AUC gained")
     ax.set_title(audit)
     ax.set_yscale("symlog", linthresh=0.01)
-    ax.set_yticks([-0.01, 0, 0.01, 0.1, 0.3], ["-0.01", "0", "0.01", "0.1", "0.3"])
+    ticks = [-1, -0.1, -0.01, 0, 0.01, 0.1, 1]
+    ax.set_yticks(ticks, [f"{v:g}" for v in ticks])
     ax.legend(loc="upper left")
-axes[-1].set_xticks(range(len(shown)), [m.replace(" on ", "\non ") for m in shown])
+axes[-1].set_xticks(
+    range(len(shown)), [textwrap.fill(m, 12) for m in shown], rotation=0
+)
 fig.set_label(
-    "The change in each group's test AUC when the scaler, the target encoder or an "
-    "encoded identifier is fitted on all rows instead of the training rows, one dot "
-    "per split, on three audits; the scaler changes nothing, the encoder raises the "
-    "AUC of people born outside the United States but not the rest's on Benefits "
-    "Denial and both groups' on the pretrial audit, German Credit's dots scatter "
-    "around zero, and the identifier lifts both pretrial groups by about 0.3."
+    "The change in each group's test AUC from the clean way, one dot per split, on "
+    "three audits, for each change: the scaler changes nothing; the test labels in "
+    "the test codes raise the AUC of people born abroad but not the rest's on "
+    "Benefits Denial and both groups' on the pretrial audit; training codes that are "
+    "not cross-fitted lower both pretrial groups' AUC; both together raise them; "
+    "German Credit's dots scatter around zero; the identifier lifts both pretrial "
+    "groups to an AUC of 1 when the training codes hold their own labels, and sends "
+    "them to 0 when only the test codes do."
 )
 
 # %%
@@ -251,12 +348,12 @@ from faircode.display import show
 SUSPICIOUS = 0.9  # a single column that separates the outcome this well deserves a look
 rows = []
 for (audit, method), (label, group, encoded) in single.items():
-    if method == "scaler on all rows":
-        continue
-    names = [AUDITS[audit][1]]
+    if method not in ("clean", "encoder on all rows", "identifier on all rows"):
+        continue  # the test rows' codes are the same as in one of these
+    columns = [AUDITS[audit][1]]
     if method == "identifier on all rows":
-        names.append(AUDITS[audit][2])
-    for j, name in enumerate(names):
+        columns.append(AUDITS[audit][2])
+    for j, name in enumerate(columns):
         for g, side in ((1, "group"), (0, "rest")):
             member = group == g
             auc = delong_auc(label[member], encoded[member, j])
