@@ -255,8 +255,38 @@ show(
 
 # %%
 N_RUNS = 500
+moved_weeks = draw_weeks(N_RUNS, TILT, seed=2)  # the tilted world, drawn again
+
+
+def women_share(batches, values, first, last):
+    """Mean of `values` over the women of weeks first..last (1-based), per run."""
+    rows = batches[..., first - 1 : last, :].reshape(*batches.shape[:-2], -1)
+    return (values[rows] * woman[rows]).sum(-1) / woman[rows].sum(-1)
+
+
+print(
+    f"women's base rate in the pool: all {y[woman].mean():.3f}, managerial or "
+    f"professional {y[tilted].mean():.3f}, the others {y[woman & ~tilted].mean():.3f}"
+)
+ref_base = women_share(moved_weeks, y, 1, REF_WEEKS)
+changed_base = women_share(moved_weeks, y, CHANGE_WEEK, WEEKS)
+fall = changed_base - ref_base
+low, high = np.quantile(fall, [0.025, 0.975])
+print(
+    f"{N_RUNS} re-draws, weeks {CHANGE_WEEK}-{WEEKS} minus weeks 1-{REF_WEEKS}: mean "
+    f"{fall.mean():+.3f}, middle 95% of runs [{low:+.3f}, {high:+.3f}], negative in "
+    f"{(fall < 0).mean():.3f} of runs"
+)
+run_ref_base = women_share(weeks, y, 1, REF_WEEKS)
+print(
+    f"this run's weeks 1-{REF_WEEKS}: {run_ref_base:.3f}; re-draws: mean "
+    f"{ref_base.mean():.3f}, lowest {ref_base.min():.3f}, "
+    f"{(ref_base <= run_ref_base).sum()} of {N_RUNS} at or below this run's"
+)
+
+# %%
 still = weekly_counts(draw_weeks(N_RUNS, 1.0, seed=1))
-moved = weekly_counts(draw_weeks(N_RUNS, TILT, seed=2))
+moved = weekly_counts(moved_weeks)
 monitored = WEEKS - REF_WEEKS
 
 
@@ -297,6 +327,98 @@ summary = pd.DataFrame(
     + [alarm_summary(["gap", "share"], H)]
 )
 show(summary, index=False)
+
+# %%
+def pooled_gap(batches, first, last):
+    """Women's minus men's selection rate over weeks first..last (1-based), per run."""
+    rows = batches[..., first - 1 : last, :].reshape(*batches.shape[:-2], -1)
+    women_rate = (pred[rows] * woman[rows]).sum(-1) / woman[rows].sum(-1)
+    men_rate = (pred[rows] * ~woman[rows]).sum(-1) / (~woman[rows]).sum(-1)
+    return women_rate - men_rate
+
+
+pool_gap = pred[woman].mean() - pred[~woman].mean()
+ref_k, changed_k = (
+    pooled_gap(moved_weeks, 1, REF_WEEKS),
+    pooled_gap(moved_weeks, CHANGE_WEEK, WEEKS),
+)
+ref_run, changed_run = (
+    pooled_gap(weeks, 1, REF_WEEKS),
+    pooled_gap(weeks, CHANGE_WEEK, WEEKS),
+)
+first_k = alarms(moved, ["gap"], H).argmax(-1) + 1
+first_k = np.where(alarms(moved, ["gap"], H).any(-1), first_k, np.inf)
+clean_k = first_k >= CHANGE_WEEK  # as in the table: no alarm before the change
+detected_k = np.isfinite(first_k)
+print(
+    f"{N_RUNS} re-draws of the tilted world; gap detected by week {WEEKS} (h = {H:g})"
+)
+rows = []
+for name, run_value, values, as_this in (
+    (f"reference gap, weeks 1-{REF_WEEKS}", ref_run, ref_k, ref_k <= ref_run),
+    (
+        f"gap of weeks {CHANGE_WEEK}-{WEEKS}",
+        changed_run,
+        changed_k,
+        changed_k >= changed_run,
+    ),
+    (
+        "shift: changed minus reference",
+        changed_run - ref_run,
+        changed_k - ref_k,
+        changed_k - ref_k >= changed_run - ref_run,
+    ),
+):
+    rows.append(
+        {
+            "": name,
+            "this run": f"{run_value:+.3f}",
+            "re-draws' mean": f"{values.mean():+.3f}",
+            "re-draws as extreme": f"{as_this.mean():.3f}",
+            "detected among them": f"{detected_k[clean_k & as_this].mean():.2f}",
+        }
+    )
+show(pd.DataFrame(rows).set_index(""))
+print(f"pool (every test row): gap {pool_gap:+.3f}")
+
+
+def peak_cusum(reference, shift):
+    """The page's CUSUM on this run's weekly gaps, with the reference rates replaced by
+    `reference` (women's, men's) and the changed weeks' gaps moved by `shift`; the
+    standard error as in `standardised` (the reference weeks' counts for its error)."""
+    pw0, pm0 = reference
+    nw0, nm0 = n_women[:REF_WEEKS].sum(), n_men[:REF_WEEKS].sum()
+    value = sel_women / n_women - sel_men / n_men
+    value = value + np.where(np.arange(WEEKS) >= CHANGE_WEEK - 1, shift, 0.0)
+    var_w, var_m = pw0 * (1 - pw0), pm0 * (1 - pm0)
+    se = np.sqrt(var_w / n_women + var_m / n_men + var_w / nw0 + var_m / nm0)
+    alarm, level = cusum((value - (pw0 - pm0)) / se)
+    return level.max(), first_alarm(alarm)
+
+
+run_rates = (
+    sel_women[:REF_WEEKS].sum() / n_women[:REF_WEEKS].sum(),
+    sel_men[:REF_WEEKS].sum() / n_men[:REF_WEEKS].sum(),
+)
+pool_rates = (pred[woman].mean(), pred[~woman].mean())
+to_average = changed_k.mean() - changed_run
+rows = []
+for reference, rates in (("this run's weeks 1-8", run_rates), ("the pool", pool_rates)):
+    for changed, shift in (
+        ("as drawn", 0.0),
+        ("moved to the re-draws' mean", to_average),
+    ):
+        peak, first = peak_cusum(rates, shift)
+        rows.append(
+            {
+                "reference rates": reference,
+                f"weeks {CHANGE_WEEK}-{WEEKS}": changed,
+                "peak CUSUM": f"{peak:.2f}",
+                "first alarm": first or "none",
+            }
+        )
+print()
+show(pd.DataFrame(rows).set_index(["reference rates", f"weeks {CHANGE_WEEK}-{WEEKS}"]))
 
 # %%
 import matplotlib.pyplot as plt
