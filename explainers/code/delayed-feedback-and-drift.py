@@ -11,13 +11,22 @@ from scipy.stats import binomtest
 from faircode import load_audit
 from faircode.display import show
 
-data = load_audit("Pretrial Risk Assessment")
+data = load_audit("Pretrial Risk Assessment")  # the audit's default sample
 screened = pd.to_datetime(data.raw["compas_screening_date"])
 quarter = screened.dt.to_period("Q").astype(str).to_numpy()
 y = data.y.to_numpy()  # 1 = charged again within two years of screening
 race = np.where(data.masks["race"].to_numpy() == 1, "African-American", "others")
 flag = (data.raw["score_text"] != "Low").to_numpy().astype(int)  # Medium or High
 decile = data.raw["decile_score"].to_numpy()
+
+# ProPublica's whole file, for the table of quarters only: it shows what the default
+# sample leaves out and why.
+propublica = load_audit("Pretrial Risk Assessment", sample="propublica")
+pp_screened = pd.to_datetime(propublica.raw["compas_screening_date"])
+pp_quarter = pp_screened.dt.to_period("Q").astype(str).to_numpy()
+pp_y = propublica.y.to_numpy()
+pp_black = propublica.masks["race"].to_numpy() == 1
+pp_flag = (propublica.raw["score_text"] != "Low").to_numpy()
 
 
 def wilson(events, n):
@@ -26,18 +35,23 @@ def wilson(events, n):
 
 
 rows = []
-for q in sorted(set(quarter)):
-    inside = quarter == q
+for q in sorted(set(pp_quarter)):
+    inside = pp_quarter == q
     rows.append(
         {
             "screened": q,
             "rows": int(inside.sum()),
-            "African-American": f"{(race[inside] == 'African-American').mean():.3f}",
-            "flagged": f"{flag[inside].mean():.3f}",
-            "charged again [95% Wilson]": wilson(y[inside].sum(), inside.sum()),
+            "in the audit's sample": int((quarter == q).sum()),
+            "African-American": f"{pp_black[inside].mean():.3f}",
+            "flagged": f"{pp_flag[inside].mean():.3f}",
+            "charged again [95% Wilson]": wilson(pp_y[inside].sum(), inside.sum()),
         }
     )
-print(f"screening dates {screened.min():%Y-%m-%d} to {screened.max():%Y-%m-%d}")
+rule = data.manifest.sample(data.sample).rule
+print(
+    f"ProPublica's file: screening dates {pp_screened.min():%Y-%m-%d} to "
+    f"{pp_screened.max():%Y-%m-%d}; the audit's sample ({data.sample}): {rule}"
+)
 show(pd.DataFrame(rows).set_index("screened"))
 
 # %%
@@ -222,6 +236,37 @@ for group in GROUPS:
         )
 print("\n2014Q1 minus the reference quarter: bootstrap (rates) or Welch t (mean)")
 show(pd.DataFrame(rows).set_index(["race", "measure"]))
+
+
+from faircode.metrics import resample_counts, resampled_gap
+
+# The change of a gap between two quarters: different defendants in each, so each
+# quarter is resampled on its own (independent resamples) and the two gaps' resampled
+# values are subtracted; an unpaired bootstrap of the difference.
+resampled = {}
+for seed, q in enumerate((REFERENCE, "2014Q1")):
+    inside = quarter == q
+    counts = resample_counts(int(inside.sum()), N_BOOT, random_state=seed)
+    counts = np.vstack(
+        [np.ones((1, inside.sum()), counts.dtype), counts]
+    )  # row 0: data
+    black = race[inside] == "African-American"
+    resampled[q] = {
+        m: resampled_gap(counts, y[inside], flag[inside], black, m)
+        for m in ("selection_rate", "fpr")
+    }
+print(
+    "\nchange of the gap (African-American minus others), 2014Q1 minus 2013Q1: "
+    "unpaired bootstrap,\neach quarter's rows resampled on their own, "
+    f"{N_BOOT:,} resamples"
+)
+for name, m in (("flagged gap", "selection_rate"), ("FPR gap", "fpr")):
+    change = resampled["2014Q1"][m] - resampled[REFERENCE][m]
+    low, high = np.quantile(change[1:], [0.025, 0.975])
+    print(
+        f"  {name:<12} {resampled[REFERENCE][m][0]:.3f} -> "
+        f"{resampled['2014Q1'][m][0]:.3f}: {change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+    )
 
 # %%
 month = screened.dt.to_period("M")
