@@ -38,7 +38,8 @@ def fit(rows, labels, weight=None):
     return model.fit(X[rows], labels, logisticregression__sample_weight=weight)
 
 
-scores = {name: np.zeros((len(SEEDS), len(y))) for name in MODELS}
+CHECKS = ["scorecard only", "random, same size"]  # the policy with a part switched off
+scores = {name: np.zeros((len(SEEDS), len(y))) for name in MODELS + CHECKS}
 approved = np.zeros((len(SEEDS), len(y)))  # times each applicant was approved
 for train, test in folds:
     scores["everyone"][:, test] = fit(train, y[train]).predict_proba(X[test])[:, 1]
@@ -62,6 +63,11 @@ for s in SEEDS:
         models["parcelled"] = fit(both, labels, np.concatenate([ones, 1 - bad, bad]))
         elig = train[eligible[train]]
         models["all eligible"] = fit(elig, y[elig])
+        check = np.random.default_rng([s, 1])  # the checks' own draws
+        card_only = train[check.random(len(train)) < card.predict_proba(X[train])[:, 1]]
+        models["scorecard only"] = fit(card_only, y[card_only])  # no employment rule
+        same = check.choice(train, len(acc), replace=False)  # as many, at random
+        models["random, same size"] = fit(same, y[same])
         for name, model in models.items():
             scores[name][s, test] = model.predict_proba(X[test])[:, 1]
 approved /= len(folds) - 1  # each applicant is in the history of four folds
@@ -100,8 +106,9 @@ import numpy as np
 import pandas as pd
 from faircode.display import show
 
+from faircode.metrics import mean_over_runs
+
 N_BOOT, CONFIDENCE = 200, 0.95
-TAILS = [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2]
 GROUPS = {"under 30": young == 1, "30 and over": young == 0}
 RATES = {"selection": None, "TPR": 1, "FPR": 0}  # the label each rate conditions on
 n = len(y)
@@ -124,12 +131,26 @@ def rates(score):
 
 
 def cell(values, sign=""):
-    """The mean over seeds on the sample and the middle 95% of seeds x resamples."""
-    low, high = np.quantile(values[:, 1:], TAILS)
-    return f"{values[:, 0].mean():{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+    """The mean over seeds on the sample, with a 95% interval for that mean
+    (values: seeds x (1 + N_BOOT), every seed on the same resamples)."""
+    mean, low, high = mean_over_runs(values[:, 0], values[:, 1:], confidence=CONFIDENCE)
+    return f"{mean:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
-measured = {name: rates(scores[name]) for name in MODELS}
+def seed_cells(change):
+    """The smallest and largest seed's change, and how many seeds share the sign
+    of the mean (a model that no seed changes is one fit)."""
+    runs = change[:, 0]
+    if np.ptp(runs) == 0:
+        return {"over seeds": "one fit", "same sign": "one fit"}
+    agree = (np.sign(runs) == np.sign(runs.mean())).sum()
+    return {
+        "over seeds": f"{runs.min():+.3f} to {runs.max():+.3f}",
+        "same sign": f"{agree} of {len(runs)}",
+    }
+
+
+measured = {name: rates(scores[name]) for name in MODELS + CHECKS}
 base = measured["everyone"]
 levels, changes = [], []
 for name in MODELS:
@@ -139,13 +160,8 @@ for name in MODELS:
         if key[0] != "gap":
             levels.append(row | {"estimate [95%]": cell(v)})
         if name != "everyone":
-            seeds = change[:, 0]
             changes.append(
-                row
-                | {
-                    "change [95%]": cell(change, "+"),
-                    "over seeds": f"{seeds.min():+.3f} to {seeds.max():+.3f}",
-                }
+                row | {"change [95%]": cell(change, "+")} | seed_cells(change)
             )
 levels = pd.DataFrame(levels).pivot(
     index=["model", "group"], columns="rate", values="estimate [95%]"
@@ -160,13 +176,14 @@ print(
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from faircode.metrics import mean_over_runs
 
 fig, ax = plt.subplots(figsize=(7.2, 4.8))
 offsets = {"under 30": -0.15, "30 and over": 0.15}
 for group, shift in offsets.items():
     for i, name in enumerate(MODELS[1:]):
         change = measured[name][group, "FPR"] - base[group, "FPR"]
-        low, high = np.quantile(change[:, 1:], TAILS)
+        _, low, high = mean_over_runs(change[:, 0], change[:, 1:])
         colour = "C0" if group == "under 30" else "C1"
         ax.plot([i + shift] * 2, [low, high], color=colour, lw=3, alpha=0.4)
         ax.plot([i + shift] * len(SEEDS), change[:, 0], "o", color=colour, ms=4)
@@ -181,5 +198,31 @@ fig.set_label(
     "Change in each age group's false positive rate from the model trained on every "
     "applicant, for four models trained on what a simulated past policy revealed "
     "and one trained on every applicant it could have approved: "
-    "dots are the ten policy seeds, bars the 95% range over seeds and resamples."
+    "dots are the ten policy seeds, dashes their mean, bars a 95% interval for the "
+    "mean over seeds (mean_over_runs)."
 )
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
+
+DESIGNS = {  # name -> (model, compared with)
+    "both parts (approved only)": ("approved only", "everyone"),
+    "employment rule only (all eligible)": ("all eligible", "everyone"),
+    "scorecard only": ("scorecard only", "everyone"),
+    "neither: random, same size": ("random, same size", "everyone"),
+    "approved only - random, same size": ("approved only", "random, same size"),
+    "reweighted - approved only": ("reweighted", "approved only"),
+}
+rows = []
+for design, (one, other) in DESIGNS.items():
+    for group in GROUPS:
+        for rate in ("FPR", "TPR"):
+            change = measured[one][group, rate] - measured[other][group, rate]
+            rows.append(
+                {"policy": design, "group": group, "rate": rate}
+                | {"change [95%]": cell(change, "+")}
+                | seed_cells(change)
+            )
+show(pd.DataFrame(rows).set_index(["policy", "group", "rate"]))
