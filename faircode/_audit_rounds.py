@@ -15,6 +15,7 @@ from faircode._audits import load_audit
 from faircode._choices import check_name
 from faircode._rounds import (
     parity_rule,
+    random_rule,
     rates_by_round,
     simulate_rounds,
     threshold_rule,
@@ -40,7 +41,15 @@ ROUND_SETTINGS = {
     # The favourable outcome is not being charged again; release when its estimated probability is >= 0.5.
     "Pretrial Risk Assessment": RoundSettings("race", 0, 0.5, seed_size=200, batch_size=500, rounds=8),
 }
-RULES = {"threshold": threshold_rule, "parity": parity_rule}
+RULES = {"threshold": threshold_rule, "parity": parity_rule, "random": random_rule}
+OUTCOMES = ("recorded", "logistic")
+
+
+def _rule(rule: str, threshold: float, seed):
+    """The decision rule of one run (``random_rule`` gets a generator of its own per seed)."""
+    if rule == "random":
+        return random_rule(threshold, random_state=[seed, 2])
+    return RULES[rule](threshold)
 
 
 @dataclass(frozen=True)
@@ -50,12 +59,12 @@ class AuditRounds:
     decided: dict  # (side, rate) -> (seeds, rounds + 1, 1 + n_boot): the rule's decisions (``rates_by_round``)
     own: dict  # the same for the round's model at the single threshold (the gap the rule has to correct)
     seen: np.ndarray  # (seeds, rounds + 1, 2): training outcomes of the rest (0) and of the group (1)
-    y: np.ndarray  # the test rows' outcomes, 1 the favourable one
+    y: np.ndarray  # the test rows' outcomes, 1 the favourable one; (seeds, n) for outcome="logistic"
     member: np.ndarray  # the test rows' group mask
 
 
 def run_audit_rounds(audit: str, *, rule: str = "threshold", feedback: str = "selective", seeds=range(10),
-                     n_boot: int = 200) -> AuditRounds:
+                     n_boot: int = 200, outcome: str = "recorded") -> AuditRounds:
     """Simulate rounds on an audit with its ``ROUND_SETTINGS``, once per seed.
 
     The model is a logistic regression on the audit's S2 features (scaled once on the training rows, so that
@@ -68,28 +77,48 @@ def run_audit_rounds(audit: str, *, rule: str = "threshold", feedback: str = "se
     ----------
     audit : str
         An audit of ``ROUND_SETTINGS``.
-    rule : {"threshold", "parity"}
-        ``threshold_rule`` or ``parity_rule`` at the audit's threshold.
+    rule : {"threshold", "parity", "random"}
+        ``threshold_rule``, ``parity_rule`` or ``random_rule`` (seeded with ``[seed, 2]``) at the audit's
+        threshold. With ``"random"`` the decisions in ``decided`` are random; ``own`` measures the model.
     feedback : {"selective", "full"}
         Whose outcomes join the training rows (see ``simulate_rounds``).
     seeds : iterable of int
         One run per seed (the seed sample and the order of the batches).
     n_boot : int, default 200
         Bootstrap resamples of the test rows.
+    outcome : {"recorded", "logistic"}, default "recorded"
+        The outcomes the loop learns from and is measured on: the audit's own, or, to switch misspecification
+        off, outcomes drawn from a logistic regression fitted to every row of the audit on the same scaled
+        features, so that the loop's model (a logistic regression on those features) is correctly specified.
+        Each seed draws its own outcomes for every row (from ``numpy.random.default_rng([seed, 1])``), so that
+        the mean over seeds averages over the draw too; ``y`` is then an array of shape (seeds, test rows).
+
+    Examples
+    --------
+    >>> r = run_audit_rounds("German Credit Lending", seeds=[0, 1], n_boot=3, outcome="logistic")
+    >>> r.decided["gap", "selection"].shape, r.y.shape
+    ((2, 8, 4), (2, 200))
     """
     audit = check_name(audit, tuple(ROUND_SETTINGS), "audit", note=" (the audits with round settings)")
-    make_rule = RULES[check_name(rule, tuple(RULES), "rule")]
+    rule = check_name(rule, tuple(RULES), "rule")
+    outcome = check_name(outcome, OUTCOMES, "outcome")
     s = ROUND_SETTINGS[audit]
     data = load_audit(audit)
     X = StandardScaler().fit(data.X.iloc[data.idx_train]).transform(data.X)
     y = data.y.to_numpy() if s.favourable == 1 else 1 - data.y.to_numpy()
     member = data.masks[s.attribute].to_numpy()
     test = data.idx_test
-    decided, own, seen = [], [], []
+    if outcome == "logistic":
+        truth = LogisticRegression(max_iter=2000).fit(X, y).predict_proba(X)[:, 1]
+    decided, own, seen, outcomes = [], [], [], []
     for seed in seeds:
+        if outcome == "logistic":
+            y = (np.random.default_rng([seed, 1]).random(len(truth)) < truth).astype(int)
+        outcomes.append(y[test])
         run = simulate_rounds(X, y, member, pool=data.idx_train, evaluate=test, seed_size=s.seed_size,
                               batch_size=s.batch_size, rounds=s.rounds, feedback=feedback,
-                              decide=make_rule(s.threshold), make_model=lambda: LogisticRegression(max_iter=2000),
+                              decide=_rule(rule, s.threshold, seed),
+                              make_model=lambda: LogisticRegression(max_iter=2000),
                               random_state=seed)
         decided.append(rates_by_round(run.decisions, y[test], member[test], n_boot=n_boot))
         own.append(rates_by_round(run.scores >= s.threshold, y[test], member[test], n_boot=n_boot))
@@ -100,4 +129,5 @@ def run_audit_rounds(audit: str, *, rule: str = "threshold", feedback: str = "se
     def stack(runs):
         return {k: np.stack([r[k] for r in runs]) for k in runs[0]}
 
-    return AuditRounds(decided=stack(decided), own=stack(own), seen=np.stack(seen), y=y[test], member=member[test])
+    y = outcomes[0] if outcome == "recorded" else np.stack(outcomes)
+    return AuditRounds(decided=stack(decided), own=stack(own), seen=np.stack(seen), y=y, member=member[test])

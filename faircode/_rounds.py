@@ -20,6 +20,7 @@ import numpy as np
 
 from faircode._choices import check_name
 from faircode._paired import resample_counts
+from faircode._repeated import MEAN_OVER_RUNS, ONE_RUN, mean_over_runs, single_run_range
 
 FEEDBACK = ("selective", "full")
 
@@ -31,6 +32,32 @@ def threshold_rule(threshold: float = 0.5) -> Callable:
 
     def decide(scores, group):
         return np.asarray(scores) >= threshold
+
+    return decide
+
+
+def random_rule(threshold: float = 0.5, *, random_state=0) -> Callable:
+    """Approve at random as many rows as ``threshold_rule(threshold)`` would: the same numbers, any rows.
+
+    Under selective feedback it switches off which rows the model learns from while keeping how many: the
+    training rows grow as under the threshold, but with applicants drawn at random from each batch. (The
+    decisions it returns on evaluation rows are random too; measure the model with ``Rounds.scores`` instead.)
+
+    Examples
+    --------
+    >>> decide = random_rule(0.5, random_state=1)
+    >>> int(decide([0.9, 0.8, 0.3, 0.2], ["a", "a", "b", "b"]).sum())
+    2
+    """
+    if not 0 <= threshold <= 1:
+        raise ValueError(f"threshold must be a number from 0 to 1; got {threshold!r}")
+    rng = np.random.default_rng(random_state)
+
+    def decide(scores, group):
+        scores = np.asarray(scores, float)
+        approve = np.zeros(len(scores), bool)
+        approve[rng.choice(len(scores), int((scores >= threshold).sum()), replace=False)] = True
+        return approve
 
     return decide
 
@@ -218,23 +245,29 @@ def rates_by_round(decisions, y, member, *, n_boot: int = 200, random_state=0) -
     return out
 
 
-def round_bands(values, confidence: float = 0.95):
-    """Per round: the mean over seeds on the rows themselves, and the middle ``confidence`` of seeds x resamples.
+def round_bands(values, confidence: float = 0.95, *, question: str = "mean over runs"):
+    """Per round: the mean over runs on the rows themselves, and an interval answering ``question``.
 
-    ``values`` has the shape ``(seeds, rounds + 1, 1 + n_boot)`` of a measure stacked over runs (column 0 the rows
-    themselves, as ``rates_by_round`` returns them); returns three arrays of length ``rounds + 1``: mean, lower,
-    upper (NaN resamples left out).
+    ``values`` has the shape ``(runs, rounds + 1, 1 + n_boot)`` of a measure stacked over runs (column 0 the rows
+    themselves, columns 1.. the resamples, shared by every run as ``rates_by_round`` draws them). For each round,
+    ``question="mean over runs"`` gives ``faircode.metrics.mean_over_runs`` (an interval for the average over
+    runs: the test rows and the run-to-run spread both counted) and ``question="one run"`` gives
+    ``faircode.metrics.single_run_range`` (how far one run may fall). Returns three arrays of length
+    ``rounds + 1``: mean, lower, upper. (It once returned the percentile range of all runs' resamples
+    pooled, which answers neither question.)
 
     Examples
     --------
-    >>> values = np.array([[[0.2, 0.1, 0.3]], [[0.4, 0.3, 0.5]]])  # 2 seeds, 1 round, 2 resamples
-    >>> [round(float(v[0]), 3) for v in round_bands(values, confidence=0.5)]
-    [0.3, 0.25, 0.35]
+    >>> values = np.array([[[0.2, 0.1, 0.3]], [[0.4, 0.3, 0.5]]])  # 2 runs, 1 round, 2 resamples
+    >>> mean, low, high = round_bands(values)
+    >>> round(float(mean[0]), 3), bool(low[0] < 0.3 < high[0])
+    (0.3, True)
     """
     values = np.asarray(values, float)
-    if values.ndim != 3 or values.shape[2] < 2:
-        raise ValueError(f"values must have the shape (seeds, rounds + 1, 1 + n_boot) with n_boot >= 1; got "
+    if values.ndim != 3 or values.shape[2] < 3:
+        raise ValueError(f"values must have the shape (runs, rounds + 1, 1 + n_boot) with n_boot >= 2; got "
                          f"{values.shape}")
-    pooled = values[:, :, 1:].transpose(1, 0, 2).reshape(values.shape[1], -1)
-    low, high = np.nanquantile(pooled, [(1 - confidence) / 2, (1 + confidence) / 2], axis=1)
-    return values[:, :, 0].mean(axis=0), low, high
+    summarise = {MEAN_OVER_RUNS: mean_over_runs, ONE_RUN: single_run_range}
+    how = summarise[check_name(question, tuple(summarise), "question")]
+    bands = [how(values[:, t, 0], values[:, t, 1:], confidence=confidence) for t in range(values.shape[1])]
+    return tuple(np.array([getattr(b, k) for b in bands]) for k in ("estimate", "lower", "upper"))
