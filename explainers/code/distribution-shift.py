@@ -225,7 +225,7 @@ from scipy import stats
 
 
 def weighted_rates(pred, rows, w):
-    """Weighted selection rate, TPR and FPR per sex on the given rows (point estimates)."""
+    """Weighted selection rate, TPR and FPR per sex on the given rows (points only)."""
     out = {}
     for group in ["men", "women"]:
         inside = sex[rows] == group
@@ -247,7 +247,8 @@ clipping = pd.DataFrame(
     }
 )
 print(
-    f"this draw: weighted estimates with and without clipping ({n_clipped} rows clipped)"
+    f"this draw: weighted estimates with and without clipping "
+    f"({n_clipped} rows clipped)"
 )
 show(clipping, float_format=lambda v: f"{v:.3f}")
 
@@ -299,7 +300,8 @@ print(
 )
 show(spread_k)
 print(
-    "\nmean error over the draws, weighted estimate minus the draw's truth, with a 95% t "
+    "\nmean error over the draws, weighted estimate minus the draw's truth, "
+    "with a 95% t "
     "interval (the draws are independent)"
 )
 show(bias_k)
@@ -346,7 +348,8 @@ fig.set_label(
     "the rate measured "
     "on the source rows, the importance-weighted estimate from the same rows, and the "
     "true rate on the "
-    "target rows, with 95% bootstrap intervals; in this draw of the target the weighted "
+    "target rows, with 95% bootstrap intervals; in this draw of the target the "
+    "weighted "
     "estimates move from the source rates to "
     "the target rates, all the way for men and for women's TPR, part of the way for "
     "women's selection "

@@ -226,7 +226,8 @@ right_without = fit("logistic_regression", kept).predict(X.iloc[rows]) == y[rows
 now_wrong = right_all & ~right_without
 print(
     f"\n{abroad.sum()} of the {len(rows)} test rows were born in a known country other "
-    f"than the United States ({len(countries)} countries); {now_wrong[abroad].sum()} of "
+    f"than the United States ({len(countries)} countries); "
+    f"{now_wrong[abroad].sum()} of "
     f"the {now_wrong.sum()} rows that went from right to wrong are among them"
 )
 print(
