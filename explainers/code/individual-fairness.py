@@ -59,11 +59,7 @@ for name, (attr, named, rest) in GROUPS.items():
             n_boot=1000,
             overall="everyone",
         ).droplevel("metric")
-        everyone = table.loc["everyone", "rate"]
         for g, row in table.iterrows():
-            # decisions drawn at random, at the group's rate, against neighbours at
-            # everyone's rate, disagree with probability q(1-p) + (1-q)p
-            chance = 1 - (row["rate"] * (1 - everyone) + (1 - row["rate"]) * everyone)
             rate_rows.append(
                 {
                     "audit": name,
@@ -73,7 +69,6 @@ for name, (attr, named, rest) in GROUPS.items():
                     "selected": row["events"],
                     "selection rate [95% CI]": f"{row['rate']:.3f} "
                     f"[{row['lower']:.3f}, {row['upper']:.3f}]",
-                    "random consistency": f"{chance:.3f}",
                 }
             )
     neighbours = {}
@@ -87,34 +82,75 @@ for name, (attr, named, rest) in GROUPS.items():
 show(pd.DataFrame(rate_rows).set_index(["audit", "model", "group"]))
 
 # %%
-N_BOOT = 1000
+N_BOOT, N_PERM = 1000, 200
+
+
+def chance_apart(rate, other, same):
+    """Expected share of neighbours disagreeing with a member of a group selected at
+    `rate`, when everyone's decision is drawn at their own group's rate and a share
+    `same` of the neighbours are from the member's group (the rest at `other`)."""
+    neighbour_rate = same * rate + (1 - same) * other
+    return rate * (1 - neighbour_rate) + (1 - rate) * neighbour_rate
 
 
 def consistency_by_group(decisions, neighbours, group, k, n_boot=N_BOOT, seed=0):
     """Each group's score, 1 - mean |decision - mean decision of the k nearest
-    neighbours|, raw and beyond chance, with bootstrap replicates (the same
-    resamples for every distance and k)."""
+    neighbours|, raw and beyond chance (two chance baselines), with bootstrap
+    replicates (the same resamples for every distance and k)."""
     apart = np.abs(decisions - decisions[neighbours[:, :k]].mean(axis=1))
+    same = (group[neighbours[:, :k]] == group[:, None]).mean(axis=1)
     everyone = decisions.mean()
     rng = np.random.default_rng(seed)
+    draws = {
+        v: rng.integers(0, (group == v).sum(), (n_boot, (group == v).sum()))
+        for v in (1, 0)
+    }
+    rate = {
+        v: (decisions[group == v].mean(), decisions[group == v][draws[v]].mean(axis=1))
+        for v in (1, 0)
+    }
     out = {}
     for value in (1, 0):
-        members = group == value
-        draws = rng.integers(0, members.sum(), size=(n_boot, members.sum()))
-        score = 1 - apart[members].mean()
-        scores = 1 - apart[members][draws].mean(axis=1)
-        rate = decisions[members].mean()
-        rates = decisions[members][draws].mean(axis=1)
-        chance = 1 - (rate * (1 - everyone) + (1 - rate) * everyone)
-        chances = 1 - (rates * (1 - everyone) + (1 - rates) * everyone)
-        out[value] = {
-            "raw": (score, scores),
-            "beyond chance": (
-                (score - chance) / (1 - chance),
-                (scores - chances) / (1 - chances),
-            ),
+        members, d = group == value, draws[value]
+        score = (1 - apart[members].mean(), 1 - apart[members][d].mean(axis=1))
+        share = (same[members].mean(), same[members][d].mean(axis=1))
+        chances = {
+            # neighbours at their own group's rate: the baseline the verdicts use
+            "beyond chance": [
+                1 - chance_apart(rate[value][i], rate[1 - value][i], share[i])
+                for i in (0, 1)
+            ],
+            # every neighbour at everyone's rate, ignoring who the neighbours are
+            "everyone's rate": [
+                1 - chance_apart(rate[value][i], everyone, 0.0) for i in (0, 1)
+            ],
         }
+        out[value] = {
+            "raw": score,
+            "same group": share[0],
+            "chance": chances["beyond chance"][0],
+        }
+        for kind, (chance, chance_b) in chances.items():
+            out[value][kind] = (
+                (score[0] - chance) / (1 - chance),
+                (score[1] - chance_b) / (1 - chance_b),
+            )
     return out
+
+
+def permuted_scores(decisions, neighbours, group, k, n_perm=N_PERM, seed=0):
+    """Each group's mean score over `n_perm` shuffles of the decisions within each
+    group: the chance level, with each group's rate and the neighbours kept."""
+    rng = np.random.default_rng(seed)
+    total = {1: 0.0, 0: 0.0}
+    for _ in range(n_perm):
+        shuffled = decisions.copy()
+        for value in (1, 0):
+            shuffled[group == value] = rng.permutation(decisions[group == value])
+        apart = np.abs(shuffled - shuffled[neighbours[:, :k]].mean(axis=1))
+        for value in (1, 0):
+            total[value] += 1 - apart[group == value].mean()
+    return {value: t / n_perm for value, t in total.items()}
 
 
 def with_ci(point, draws, sign=""):
@@ -127,16 +163,20 @@ def verdict(draws):
     return "less" if hi < 0 else "more" if lo > 0 else "can't tell"
 
 
+KINDS = ("raw", "beyond chance", "everyone's rate")
 rows = []
 for name, audit in audits.items():
     for model, decisions in audit["decisions"].items():
         for distance, neighbours in audit["neighbours"].items():
             for k in (5, 10, 50):
                 scores = consistency_by_group(decisions, neighbours, audit["group"], k)
+                permuted = permuted_scores(decisions, neighbours, audit["group"], k)
                 row = {"audit": name, "model": model, "distance": distance, "k": k}
-                members = audit["group"] == 1
-                row["same group"] = audit["group"][neighbours[members, :k]].mean()
-                for kind in ("raw", "beyond chance"):
+                for value in (1, 0):
+                    row[f"same group {value}"] = scores[value]["same group"]
+                    row[f"chance {value}"] = scores[value]["chance"]
+                    row[f"permuted {value}"] = permuted[value]
+                for kind in KINDS:
                     (c1, d1), (c0, d0) = scores[1][kind], scores[0][kind]
                     row[kind] = (c1, d1, c0, d0)
                     row[f"gap, {kind}"] = with_ci(c1 - c0, d1 - d0, "+")
@@ -146,19 +186,39 @@ results = pd.DataFrame(rows)
 for name in audits:
     attr, named, rest = GROUPS[name]
     part = results[(results["audit"] == name) & (results["k"] == 10)]
+    index = pd.MultiIndex.from_frame(part[["model", "distance"]])
     table = pd.DataFrame(
         {
-            "same group": part["same group"].map("{:.2f}".format),
             named: [with_ci(c1, d1) for c1, d1, _, _ in part["raw"]],
             rest: [with_ci(c0, d0) for _, _, c0, d0 in part["raw"]],
             "gap": part["gap, raw"],
             "gap beyond chance": part["gap, beyond chance"],
             "verdict": part["verdict, raw"] + " / " + part["verdict, beyond chance"],
         }
-    )
-    table.index = pd.MultiIndex.from_frame(part[["model", "distance"]])
+    ).set_index(index)
+    share = "{:.2f}".format
+    chance = pd.DataFrame(
+        {
+            f"same group, {named}": part["same group 1"].map(share),
+            f"same group, {rest}": part["same group 0"].map(share),
+            f"chance, {named}": part["chance 1"].map("{:.3f}".format),
+            f"shuffled, {named}": part["permuted 1"].map("{:.3f}".format),
+            f"chance, {rest}": part["chance 0"].map("{:.3f}".format),
+            f"shuffled, {rest}": part["permuted 0"].map("{:.3f}".format),
+        }
+    ).set_index(index)
     print(f"\n{name}, k = 10: consistency of {named} and of {rest}")
     show(table)
+    show(chance)
+gap = np.abs(
+    results[["chance 1", "chance 0"]].to_numpy()
+    - results[["permuted 1", "permuted 0"]].to_numpy()
+)
+print(
+    f"\nchance consistency, analytic against the mean of {N_PERM} within-group "
+    f"shuffles, over all {gap.size} (choice, group) cells: largest difference "
+    f"{gap.max():.3f}"
+)
 
 # %%
 grid = (
@@ -175,13 +235,25 @@ grid = grid.reindex(
 )
 grid.index.names = ["audit", "model", "distance"]
 show(grid)
+WORDS = ("more", "can't tell", "less")
 tally = pd.DataFrame(
     {
         kind: results.groupby("audit", sort=False)[f"verdict, {kind}"].agg(
-            lambda v: ", ".join(f"{n} {w}" for w, n in v.value_counts().items())
+            lambda v: ", ".join(f"{(v == w).sum()} {w}" for w in WORDS)
         )
-        for kind in ("raw", "beyond chance")
+        for kind in KINDS
     }
-)
+).rename(columns={"everyone's rate": "beyond chance at everyone's rate"})
+total = {
+    kind: ", ".join(f"{(results[f'verdict, {kind}'] == w).sum()} {w}" for w in WORDS)
+    for kind in KINDS
+}
+tally.loc["all three audits"] = list(total.values())
 print("\nverdicts over the 18 choices of each audit")
 show(tally)
+crossed = pd.crosstab(
+    results["verdict, raw"], results["verdict, beyond chance"]
+).reindex(index=WORDS, columns=WORDS, fill_value=0)
+crossed.index.name, crossed.columns.name = "raw", "beyond chance"
+print("\nall 54 choices: the raw verdict (rows) against the verdict beyond chance")
+show(crossed)
