@@ -13,7 +13,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from faircode._choices import FEATURE_STRATEGIES, canonical_strategy, check_name
-from faircode._manifest import MANIFEST, Manifest, read_manifest
+from faircode._manifest import MANIFEST, Manifest, Sample, read_manifest
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Tests and experiments may point faircode at another folder of audits.
@@ -40,6 +40,8 @@ class AuditData:
     masks: dict
     random_state: int
     manifest: Manifest
+    # The population the rows come from (``manifest.samples``); every attribute above describes its rows only.
+    sample: str = ""
 
     @property
     def groups(self) -> dict:
@@ -166,6 +168,38 @@ def stratified_split(y, *, test_size: float, random_state: int):
     return np.sort(train), np.sort(test)
 
 
+def in_sample(sample: Sample, frame: pd.DataFrame, *, where="") -> np.ndarray:
+    """Boolean array over ``frame``'s rows: True where the row belongs to ``sample``.
+
+    A date rule reads ``sample.column`` as dates (``YYYY-MM-DD``); a value that is not a date is a DataFileError
+    naming it (``where`` names the file in the message).
+    """
+    if not sample.filtered:
+        return np.ones(len(frame), dtype=bool)
+    values = frame[sample.column].astype(str)
+    dates = pd.to_datetime(values, format="%Y-%m-%d", errors="coerce")
+    if dates.isna().any():
+        bad = sorted(set(values[dates.isna()]))[:5]
+        raise DataFileError(f"{where or 'data'}: sample {sample.name!r} reads {sample.column!r} as dates "
+                            f"(YYYY-MM-DD), but it holds {bad}")
+    return (dates <= pd.Timestamp(sample.on_or_before)).to_numpy()
+
+
+@functools.lru_cache(maxsize=None)
+def _read(name: str, root: str) -> tuple:
+    """The audit's manifest and its verified data file (every row), read once per process."""
+    manifest = get_manifest(name, pathlib.Path(root))
+    return manifest, read_verified(manifest)
+
+
+def _check_sample(manifest: Manifest, sample) -> str:
+    """The sample's name (the manifest's default for None), or a ValueError listing the audit's samples."""
+    if sample is None:
+        return manifest.default_sample.name
+    return check_name(sample, manifest.sample_names, "sample", note=f" (of the audit {manifest.name!r}; default "
+                                                                      f"{manifest.default_sample.name!r})")
+
+
 @dataclasses.dataclass(frozen=True)
 class _Prepared:
     manifest: Manifest
@@ -179,14 +213,19 @@ class _Prepared:
 
 
 @functools.lru_cache(maxsize=None)
-def _prepare(name: str, root: str) -> _Prepared:
-    """Everything that does not depend on the strategy, computed once per process."""
-    manifest = get_manifest(name, pathlib.Path(root))
-    raw = read_verified(manifest)
+def _prepare(name: str, root: str, sample: str) -> _Prepared:
+    """Everything that does not depend on the strategy, for one sample's rows, computed once per process.
+
+    The rows are the sample's, renumbered 0..n-1 in file order; the outcome, codes, one-hot columns, the split
+    and the masks are all computed on them, so the split never holds a row outside the sample.
+    """
+    manifest, full = _read(name, root)
+    keep = in_sample(manifest.sample(sample), full, where=str(manifest.data_path))
+    raw = full if keep.all() else full[keep].reset_index(drop=True)
     outcome = raw[manifest.outcome].astype(str)
     if manifest.positive not in set(outcome):
         raise DataFileError(f"{manifest.data_path}: outcome column {manifest.outcome!r} never equals "
-                            f"{manifest.positive!r}; values seen: {sorted(set(outcome))}")
+                            f"{manifest.positive!r} in sample {sample!r}; values seen: {sorted(set(outcome))}")
     y = (outcome == manifest.positive).astype("int64").rename(manifest.outcome)
     features = [c for c in raw.columns if c != manifest.outcome]
     X_all = pd.DataFrame({c: _code_alphabetically(raw[c]) if _is_text(raw[c]) else raw[c] for c in features})
@@ -197,7 +236,8 @@ def _prepare(name: str, root: str) -> _Prepared:
 
 
 def warm_cache(root=None) -> list[str]:
-    """Read, verify and encode every audit under `root` now, into the per-process cache; return their names.
+    """Read, verify and encode every audit under `root` now, each of its samples, into the per-process cache;
+    return the audits' names.
 
     The page build calls this once in the process its pages are forked from (``[tool.pagebuild] warm``), so
     each page's ``load_audit`` starts from data already read instead of parsing the CSV again.
@@ -205,12 +245,14 @@ def warm_cache(root=None) -> list[str]:
     root = pathlib.Path(root) if root is not None else audit_root()
     names = list_audits(root)
     for name in names:
-        _prepare(name, str(root))
+        manifest, _ = _read(name, str(root))
+        for sample in manifest.sample_names:
+            _prepare(name, str(root), sample)
     return names
 
 
-def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:
-    """Load an audit's data for a feature strategy.
+def load_audit(name: str, strategy: str = "S2", *, sample: str | None = None, root=None) -> AuditData:
+    """Load an audit's data for a feature strategy, on one of its samples.
 
     Parameters
     ----------
@@ -219,27 +261,42 @@ def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:
     strategy : {"S2", "S1", "baseline", "S0"}, default "S2"
         Which columns ``X`` holds: ``baseline``/``S0`` every column the manifest lists (protected included),
         ``S1`` protected columns dropped but proxies kept, ``S2`` core features only.
+    sample : str, optional
+        Which rows: a population the manifest declares (``[[samples]]`` in ``audit.toml``, with its rule and
+        why); default the manifest's default sample. Pretrial Risk Assessment has ``"two-year-window"`` (the
+        default: defendants screened on or before 2014-04-01, who could all be followed for two years whatever
+        their outcome) and ``"propublica"`` (every row of ProPublica's filtered two-year file). An audit that
+        declares none has one sample, ``"all"``, every row of its data file.
     root : path, optional
         Folder holding the audit folders; default the repository root (or ``$FAIRCODE_AUDIT_ROOT``).
 
     Returns
     -------
     AuditData
-        ``X`` (model-ready: numeric columns as they are, text columns one-hot as ``column=value``), ``y`` (0/1),
-        ``X_all`` (every raw column but the outcome, text coded 0..k-1 alphabetically), ``raw`` (the CSV as
-        read), ``idx_train``/``idx_test`` (the audit's fixed, seeded, outcome-stratified split, sorted row
-        positions), ``masks`` (0/1 Series per protected attribute, 1 = the group the manifest names) and
-        ``random_state``. Loading is cached per process; each call returns fresh copies.
+        For the sample's rows only, renumbered 0..n-1 in file order: ``X`` (model-ready: numeric columns as
+        they are, text columns one-hot as ``column=value``), ``y`` (0/1), ``X_all`` (every raw column but the
+        outcome, text coded 0..k-1 alphabetically), ``raw`` (the CSV's rows as read), ``idx_train``/``idx_test``
+        (the audit's fixed, seeded, outcome-stratified split of the sample's rows, sorted row positions),
+        ``masks`` (0/1 Series per protected attribute, 1 = the group the manifest names), ``random_state`` and
+        ``sample`` (its name). Loading is cached per process; each call returns fresh copies.
+
+    Raises
+    ------
+    ValueError
+        For an unknown audit, strategy or sample, listing the valid names.
 
     Examples
     --------
     >>> data = load_audit("German Credit Lending")
     >>> len(data.idx_train), len(data.idx_test)
     (800, 200)
+    >>> load_audit("Pretrial Risk Assessment", sample="propublica").sample
+    'propublica'
     """
     canonical = _canonical_strategy(strategy)
     folder = _audit_folder(name, root)  # checked before the cache, whose key must be hashable
-    prepared = _prepare(name, str(folder.parent))
+    chosen = _check_sample(_read(name, str(folder.parent))[0], sample)
+    prepared = _prepare(name, str(folder.parent), chosen)
     manifest = prepared.manifest
     keep = set(strategy_columns(manifest, canonical))
     columns = [c for c in prepared.encoded.columns if c.split("=", 1)[0] in keep]
@@ -247,4 +304,4 @@ def load_audit(name: str, strategy: str = "S2", *, root=None) -> AuditData:
         name=manifest.name, strategy=canonical, X=prepared.encoded[columns].copy(), y=prepared.y.copy(),
         X_all=prepared.X_all.copy(), raw=prepared.raw.copy(), idx_train=prepared.idx_train.copy(),
         idx_test=prepared.idx_test.copy(), masks={k: v.copy() for k, v in prepared.masks.items()},
-        random_state=manifest.random_state, manifest=manifest)
+        random_state=manifest.random_state, manifest=manifest, sample=chosen)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import pathlib
 import tomllib
 
@@ -34,6 +35,32 @@ class ProtectedAttribute:
         return rule + (f"; {list(self.unknown)} unknown (neither)" if self.unknown else "")
 
 
+#: The one sample of an audit whose manifest declares none: every row of its data file.
+ALL_ROWS = "all"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sample:
+    """A named population of an audit's rows (``[[samples]]`` in ``audit.toml``): which rows ``load_audit`` keeps.
+
+    Without ``column`` the sample is every row of the data file; with ``column`` and ``on_or_before`` (a date) it
+    keeps the rows whose ``column``, read as a date, is on or before that day. ``rule`` says it in words (for a
+    date rule it must read ``"<column> on or before <YYYY-MM-DD>"``) and ``why`` says why the audit offers it.
+    """
+
+    name: str
+    rule: str
+    why: str = ""
+    default: bool = False
+    column: str | None = None
+    on_or_before: datetime.date | None = None
+
+    @property
+    def filtered(self) -> bool:
+        """Whether the sample drops rows of the data file (False: every row)."""
+        return self.column is not None
+
+
 @dataclasses.dataclass(frozen=True)
 class Manifest:
     """What an audit's data means: outcome, protected attributes, proxies, core features and split."""
@@ -61,10 +88,29 @@ class Manifest:
     # For an audit built from filtered rows: each step as {"rule", "why", "rows"} (rows kept after it), in order,
     # written by scripts/build_data.py.
     rows_kept: tuple = ()
+    # The populations ``load_audit(..., sample=...)`` accepts, exactly one of them the default (see Sample); an
+    # audit that declares none has one, ALL_ROWS, every row of its data file.
+    samples: tuple = ()
+    # Whether the manifest declares its samples (``[[samples]]``); False for the implicit ALL_ROWS.
+    declares_samples: bool = False
+    # Values of a column that do not mean what they seem to say (``[[value_notes]]``): each as
+    # {"column", "value", "note"}; the data card counts their rows in each sample.
+    value_notes: tuple = ()
 
     @property
     def data_path(self) -> pathlib.Path:
         return self.folder / self.data
+
+    @property
+    def sample_names(self) -> tuple:
+        return tuple(s.name for s in self.samples)
+
+    @property
+    def default_sample(self) -> Sample:
+        return next(s for s in self.samples if s.default)
+
+    def sample(self, name: str) -> Sample:
+        return next(s for s in self.samples if s.name == name)
 
     @property
     def feature_columns(self) -> tuple:
@@ -99,6 +145,7 @@ def read_manifest(path: pathlib.Path) -> Manifest:
                              "an unknown value belongs to neither the group nor its complement")
     outcome = need(spec, "outcome")
     features = need(spec, "features")
+    samples = _read_samples(path, spec.get("samples"))
     manifest = Manifest(
         folder=path.parent, name=need(spec, "name"), summary=spec.get("summary", ""), data=need(spec, "data"),
         data_sha256=spec.get("data_sha256", ""), raw_file=spec.get("raw_file", ""),
@@ -109,7 +156,9 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         proxies=tuple(features.get("proxies", ())), core=tuple(need(features, "core", "features.")),
         unused=tuple(features.get("unused", ())), source=dict(spec.get("source", {})),
         target=dict(spec.get("target", {})),
-        rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())))
+        rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())),
+        samples=samples, declares_samples="samples" in spec,
+        value_notes=_read_value_notes(path, spec.get("value_notes", [])))
     if manifest.target and manifest.target.get("attribute") not in protected:
         raise ValueError(f"{path}: target.attribute is {manifest.target.get('attribute')!r}; expected one of the "
                          f"protected attributes {list(protected)}")
@@ -118,4 +167,68 @@ def read_manifest(path: pathlib.Path) -> Manifest:
     if repeated:
         raise ValueError(f"{path}: columns listed more than once across protected/proxies/core/unused/outcome: "
                          f"{repeated}")
+    unlisted = sorted({s.column for s in samples if s.filtered} - set(listed))
+    if unlisted:
+        raise ValueError(f"{path}: samples filter on columns {unlisted} that the manifest does not list "
+                         "(protected, proxies, core, unused or outcome)")
+    unlisted = sorted({n["column"] for n in manifest.value_notes} - set(listed))
+    if unlisted:
+        raise ValueError(f"{path}: value_notes name columns {unlisted} that the manifest does not list "
+                         "(protected, proxies, core, unused or outcome)")
     return manifest
+
+
+def _read_value_notes(path, tables) -> tuple:
+    """The ``[[value_notes]]`` tables, each checked to hold a column, a value and a note (all strings)."""
+    notes = []
+    for i, table in enumerate(tables):
+        if not isinstance(table, dict) or set(table) != {"column", "value", "note"} \
+                or not all(isinstance(v, str) and v.strip() for v in table.values()):
+            raise ValueError(f"{path}: value_notes[{i}] must hold exactly `column`, `value` and `note`, each a "
+                             "non-empty string")
+        notes.append(dict(table))
+    return tuple(notes)
+
+
+_SAMPLE_KEYS = {"name", "rule", "why", "default", "column", "on_or_before"}
+
+
+def _read_samples(path, tables) -> tuple:
+    """The ``[[samples]]`` tables as Sample objects, checked; ``(ALL_ROWS,)`` when the manifest declares none."""
+    if tables is None:
+        return (Sample(ALL_ROWS, "every row of the data file", default=True),)
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
+        raise ValueError(f"{path}: `samples` must be one or more [[samples]] tables")
+    samples = []
+    for i, table in enumerate(tables):
+        where = f"samples[{i}]"
+        unknown = sorted(set(table) - _SAMPLE_KEYS)
+        if unknown:
+            raise ValueError(f"{path}: {where} has unknown keys {unknown}; expected some of {sorted(_SAMPLE_KEYS)}")
+        for key in ("name", "rule", "why"):
+            if not isinstance(table.get(key), str) or not table[key].strip():
+                raise ValueError(f"{path}: {where} needs `{key}`, a non-empty string")
+        column, bound = table.get("column"), table.get("on_or_before")
+        if (column is None) != (bound is None):
+            raise ValueError(f"{path}: {where} ({table['name']!r}) needs both `column` and `on_or_before`, or "
+                             "neither (every row of the data file)")
+        if bound is not None:
+            if not isinstance(bound, datetime.date) or isinstance(bound, datetime.datetime):
+                raise ValueError(f"{path}: {where} ({table['name']!r}): `on_or_before` must be a TOML date "
+                                 f"(on_or_before = 2014-04-01), got {bound!r}")
+            expected = f"{column} on or before {bound.isoformat()}"
+            if table["rule"] != expected:
+                raise ValueError(f"{path}: {where} ({table['name']!r}): `rule` must say what the sample keeps, "
+                                 f"{expected!r}; got {table['rule']!r}")
+        default = table.get("default", False)
+        if not isinstance(default, bool):
+            raise ValueError(f"{path}: {where} ({table['name']!r}): `default` must be true or false")
+        samples.append(Sample(table["name"], table["rule"], table["why"], default, column, bound))
+    names = [s.name for s in samples]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"{path}: samples named more than once: {repeated}")
+    defaults = [s.name for s in samples if s.default]
+    if len(defaults) != 1:
+        raise ValueError(f"{path}: exactly one sample must have `default = true`; got {defaults or 'none'}")
+    return tuple(samples)

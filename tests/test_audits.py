@@ -1,4 +1,5 @@
 """The audit loader: the calls the explainer pages make, the split, the masks, the encodings, the errors."""
+import hashlib
 import math
 import pathlib
 import re
@@ -8,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircode._audits import DataFileError, get_manifest, list_audits, load_audit
+from faircode._audits import DataFileError, get_manifest, list_audits, load_audit, read_verified, strategy_columns
 from faircode.benchmark import load_audit as load_audit_from_benchmark
 
 AUDITS = ["Benefits Denial", "German Credit Lending", "Pretrial Risk Assessment"]
@@ -123,7 +124,7 @@ def test_unknown_value_listed_in_the_rule_is_an_error(tmp_path):
 
 
 def test_compas_masks_outcome_and_filtered_rows():
-    compas = load_audit("Pretrial Risk Assessment")
+    compas = load_audit("Pretrial Risk Assessment", sample="propublica")
     raw = compas.raw
     assert len(raw) == 6172 and compas.y.sum() == 2809  # ProPublica's filtered two-year sample
     assert (compas.y == raw["two_year_recid"]).all()
@@ -266,3 +267,179 @@ def test_malformed_manifest_names_the_file(tmp_path):
     manifest.write_text(manifest.read_text().replace("[outcome]", "[outcome_]"))
     with pytest.raises(ValueError, match=re.escape(f"{manifest}: missing `outcome`")):
         load_audit("German Credit Lending", root=tmp_path)
+
+
+# ---- samples: the population an audit is loaded on ---------------------------------------------------------
+
+COMPAS = "Pretrial Risk Assessment"
+CUT_OFF = pd.Timestamp("2014-04-01")
+# SHA-256 of the sorted test row positions of ProPublica's sample: the split every page used before the default
+# became the two-year window (tests/test_benchmark.py recorded it), so sample="propublica" reproduces it exactly.
+PROPUBLICA_TEST_SPLIT = "7c1a4cac679ec0a06f3c60d7fc5572ef58d1733650afd036942a2ab20205510c"
+
+
+def _dates(data):
+    return pd.to_datetime(data.raw["compas_screening_date"], format="%Y-%m-%d")
+
+
+def _rate(data, race=None):
+    y = data.y.to_numpy()
+    return y.mean() if race is None else y[(data.raw["race"] == race).to_numpy()].mean()
+
+
+def test_compas_default_sample_is_the_two_year_window():
+    default = load_audit(COMPAS)
+    assert default.sample == "two-year-window" == get_manifest(COMPAS).default_sample.name
+    assert len(default.raw) == 5304 and default.y.sum() == 1941
+    assert (_dates(default) <= CUT_OFF).all()
+    assert isinstance(default.raw.index, pd.RangeIndex) and default.raw.index.equals(pd.RangeIndex(5304))
+    named = load_audit(COMPAS, sample="two-year-window")
+    assert np.array_equal(named.idx_test, default.idx_test) and named.raw.equals(default.raw)
+    # Base rates: 0.366 overall, 0.435 African-American, 0.300 Caucasian (ProPublica's sample: 0.455 / 0.523 / 0.391).
+    assert [round(_rate(default, r), 3) for r in (None, "African-American", "Caucasian")] == [0.366, 0.435, 0.300]
+
+
+def test_compas_propublica_sample_is_the_committed_file_and_its_old_split():
+    propublica = load_audit(COMPAS, sample="propublica")
+    assert propublica.sample == "propublica"
+    committed = pd.read_csv(get_manifest(COMPAS).data_path, na_filter=False)
+    pd.testing.assert_frame_equal(propublica.raw, committed)
+    assert len(propublica.idx_test) == 1235 and len(propublica.idx_train) == 4937
+    digest = hashlib.sha256(np.asarray(propublica.idx_test, dtype="<i8").tobytes()).hexdigest()
+    assert digest == PROPUBLICA_TEST_SPLIT
+    assert [round(_rate(propublica, r), 3) for r in (None, "African-American", "Caucasian")] == [0.455, 0.523, 0.391]
+
+
+def test_compas_cut_off_is_where_defendants_not_charged_again_stop():
+    """Everyone screened after the cut-off was charged again; the last defendant who was not was screened on it."""
+    propublica = load_audit(COMPAS, sample="propublica")
+    dates, y = _dates(propublica), propublica.y
+    assert dates[y == 0].max() == CUT_OFF
+    late = dates > CUT_OFF
+    assert late.sum() == 868 and (y[late] == 1).all()
+    default = load_audit(COMPAS)
+    # The default is exactly ProPublica's rows screened on or before the cut-off, in file order.
+    assert default.raw["id"].tolist() == propublica.raw.loc[~late, "id"].tolist()
+
+
+def test_compas_split_and_masks_are_computed_inside_the_sample():
+    for sample in ("two-year-window", "propublica"):
+        data = load_audit(COMPAS, sample=sample)
+        n = len(data.raw)
+        train, test = data.idx_train, data.idx_test
+        assert np.array_equal(np.sort(np.concatenate([train, test])), np.arange(n))
+        assert len(np.intersect1d(train, test)) == 0 and len(test) == math.ceil(0.2 * n)
+        assert len(data.X) == len(data.X_all) == len(data.y) == n
+        assert all(len(mask) == n for mask in data.masks.values())
+        if sample == "two-year-window":  # no row outside the sample: every split row screened on or before it
+            assert (_dates(data).to_numpy()[np.concatenate([train, test])] <= CUT_OFF).all()
+        y = data.y.to_numpy()
+        assert abs(y[train].mean() - y[test].mean()) < 2 / len(test)
+    default, propublica = load_audit(COMPAS), load_audit(COMPAS, sample="propublica")
+    kept = set(default.raw["id"])
+    assert set(default.raw["id"].to_numpy()[default.idx_test]) <= kept
+    assert not np.array_equal(default.raw["id"].to_numpy()[default.idx_test],
+                              propublica.raw["id"].to_numpy()[propublica.idx_test])
+
+
+@pytest.mark.parametrize("strategy", ["baseline", "S1", "S2"])
+def test_strategy_and_sample_combine(strategy):
+    data = load_audit(COMPAS, strategy, sample="propublica")
+    assert data.strategy == strategy and data.sample == "propublica" and len(data.X) == 6172
+    owners = {c.split("=", 1)[0] for c in data.X.columns}
+    assert owners == set(strategy_columns(data.manifest, strategy))
+
+
+def test_unknown_sample_lists_the_audits_samples():
+    message = ("unknown sample 'corrected'; the samples are: 'two-year-window', 'propublica' (of the audit "
+               "'Pretrial Risk Assessment'; default 'two-year-window')")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_audit(COMPAS, sample="corrected")
+    with pytest.raises(ValueError, match=re.escape("sample must be one name (a str), not a list")):
+        load_audit(COMPAS, sample=["propublica"])
+
+
+@pytest.mark.parametrize("name", ["Benefits Denial", "German Credit Lending"])
+def test_an_audit_without_samples_has_one_all_rows(name):
+    manifest = get_manifest(name)
+    assert manifest.sample_names == ("all",) and not manifest.declares_samples
+    default, named = load_audit(name), load_audit(name, sample="all")
+    assert default.sample == named.sample == "all"
+    assert np.array_equal(default.idx_test, named.idx_test) and len(default.raw) == len(read_verified(manifest))
+    message = "unknown sample 'propublica'; the samples are: 'all' (of the audit"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_audit(name, sample="propublica")
+
+
+def test_warm_cache_prepares_every_sample(tmp_path):
+    from faircode._audits import _prepare, warm_cache
+
+    _copy_audit(tmp_path, COMPAS)
+    assert warm_cache(tmp_path) == [COMPAS]
+    for sample, rows in (("two-year-window", 5304), ("propublica", 6172), (None, 5304)):
+        hits = _prepare.cache_info().hits
+        assert len(load_audit(COMPAS, sample=sample, root=tmp_path).y) == rows
+        assert _prepare.cache_info().hits == hits + 1
+
+
+def test_fit_cache_keys_tell_the_samples_apart():
+    """The harness keys a cell by the data file's checksum, the manifest and the training and test rows: the
+    samples share the file and the manifest, so their rows must differ, and so must the keys."""
+    from faircode import _fitcache
+    from faircode.benchmark._harness import Target, _Cell, cell_key
+
+    keys = {}
+    for sample in ("two-year-window", "propublica"):
+        data = load_audit(COMPAS, sample=sample)
+        rows = {"train": _fitcache.rows_digest(data.idx_train), "test": _fitcache.rows_digest(data.idx_test)}
+        audit_key = {"audit": data.name, "data_sha256": data.manifest.data_sha256, "manifest_sha256": "same"}
+        cell = _Cell(data.name, "S2", "logistic_regression", data.random_state, Target("race", "equalized_odds"))
+        keys[sample] = (rows, cell_key(cell, list(data.X.columns), rows, audit_key, n_boot=10,
+                                       threshold_fraction=0.5))
+    (rows_a, key_a), (rows_b, key_b) = keys.values()
+    assert rows_a["train"] != rows_b["train"] and rows_a["test"] != rows_b["test"] and key_a != key_b
+
+
+def _manifest_with(tmp_path, old, new):
+    from faircode._manifest import read_manifest
+
+    text = (get_manifest(COMPAS).folder / "audit.toml").read_text()
+    assert old in text
+    path = tmp_path / "audit.toml"
+    path.write_text(text.replace(old, new, 1))
+    return lambda: read_manifest(path)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('name = "propublica"\n', 'name = "propublica"\ndefault = true\n',
+     "exactly one sample must have `default = true`; got ['two-year-window', 'propublica']"),
+    ("default = true\n", "", "exactly one sample must have `default = true`; got none"),
+    ('rule = "compas_screening_date on or before 2014-04-01"', 'rule = "screened early"',
+     "`rule` must say what the sample keeps, 'compas_screening_date on or before 2014-04-01'"),
+    ("on_or_before = 2014-04-01", 'on_or_before = "2014-04-01"', "`on_or_before` must be a TOML date"),
+    ('column = "compas_screening_date"\n', "", "needs both `column` and `on_or_before`, or neither"),
+    ('rule = "compas_screening_date on or before 2014-04-01"\ncolumn = "compas_screening_date"',
+     'rule = "screening_day on or before 2014-04-01"\ncolumn = "screening_day"',
+     "samples filter on columns ['screening_day'] that the manifest does not list"),
+    ('name = "propublica"', 'name = "two-year-window"', "samples named more than once: ['two-year-window']"),
+    ('name = "propublica"', 'name = "propublica"\nkeep = "all"', "samples[1] has unknown keys ['keep']"),
+])
+def test_malformed_samples_are_refused_with_the_file_named(tmp_path, old, new, message):
+    read = _manifest_with(tmp_path, old, new)
+    with pytest.raises(ValueError, match=re.escape(message)) as info:
+        read()
+    assert str(tmp_path / "audit.toml") in str(info.value)
+
+
+def test_a_screening_date_that_is_not_a_date_is_named(tmp_path):
+    folder = _copy_audit(tmp_path, COMPAS)
+    data = folder / "compas.csv"
+    text = data.read_text().replace(",2013-08-14,", ",14/08/2013,", 1)
+    data.write_text(text)
+    manifest = folder / "audit.toml"
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    manifest.write_text(re.sub(r'data_sha256 = ".*"', f'data_sha256 = "{digest}"', manifest.read_text(), count=1))
+    with pytest.raises(DataFileError, match=re.escape("sample 'two-year-window' reads 'compas_screening_date' as "
+                                                      "dates (YYYY-MM-DD), but it holds ['14/08/2013']")):
+        load_audit(COMPAS, root=tmp_path)
+    assert len(load_audit(COMPAS, sample="propublica", root=tmp_path).y) == 6172
