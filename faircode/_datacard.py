@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import chi2_contingency
 
-from faircode._audits import get_manifest, list_audits, load_audit
+from faircode._audits import get_manifest, in_sample, list_audits, load_audit, read_verified
 
 
 def cramers_v(a: pd.Series, b: pd.Series) -> float:
@@ -70,8 +70,91 @@ def _rows_kept_section(manifest) -> list[str]:
             "rows left after each.", "", _markdown_table(("filter", "rows kept", "why"), rows), ""]
 
 
+def _rate(y) -> str:
+    return f"{np.mean(y):.3f}" if len(y) else "n/a"
+
+
+def _group_rows(data) -> list[tuple[str, str, np.ndarray]]:
+    """(attribute, group, rows) for the outcome-rate-by-sample table: every row, then per protected attribute each
+    value of a text column (most common first), or the mask's group and the rest for a numeric one."""
+    out = [("", "every row", np.ones(len(data.raw), dtype=bool))]
+    for attr, mask in data.masks.items():
+        values = data.raw[attr]
+        if pd.api.types.is_numeric_dtype(values):
+            known = mask.notna().to_numpy()
+            inside = (mask == 1).to_numpy(dtype=bool)
+            out += [(attr, data.manifest.protected[attr].group, inside), (attr, "the rest", known & ~inside)]
+        else:
+            for value in values.value_counts().index:
+                out.append((attr, str(value), (values == value).to_numpy()))
+    return out
+
+
+def _samples_section(m) -> list[str]:
+    """The audit's samples, what a filtered one removes and why, and the outcome rate by group in each."""
+    if not m.declares_samples:
+        return []
+    frame = read_verified(m)
+    positive = (frame[m.outcome].astype(str) == m.positive).to_numpy()
+    default = m.default_sample.name
+    loaded = {s.name: load_audit(m.name, strategy="baseline", sample=s.name) for s in m.samples}
+    rows = [(f"{s.name} (default)" if s.default else s.name, s.rule, f"{len(loaded[s.name].y):,}",
+             _rate(loaded[s.name].y), s.why) for s in m.samples]
+    parts = ["## Samples", "",
+             f"`load_audit` serves the data file's rows as one of these samples (`load_audit(name, sample=...)`, "
+             f"the split computed on the sample's rows); the sections below describe the default, `{default}`, "
+             "unless they name a sample.",
+             "", _markdown_table(("sample", "rule", "rows", "outcome rate", "why"), rows), ""]
+    outcome = f"`{m.outcome}` = `{m.positive}` ({m.outcome_label})"
+    for s in m.samples:
+        if not s.filtered:
+            continue
+        keep = in_sample(s, frame, where=str(m.data_path))
+        removed = ~keep
+        dates = pd.to_datetime(frame[s.column].astype(str), format="%Y-%m-%d")
+        last = dates[~positive].max()
+        text = (f"`{s.name}` removes {int(removed.sum()):,} of the data file's {len(frame):,} rows, those with "
+                f"{s.column} after {s.on_or_before.isoformat()}: {int(positive[removed].sum()):,} of them "
+                f"({_rate(positive[removed])}) have {outcome}, against {_rate(positive[keep])} among the "
+                f"{int(keep.sum()):,} rows it keeps and {_rate(positive)} in the whole file. ")
+        if pd.notna(last) and last.date() <= s.on_or_before:
+            text += (f"The latest {s.column} of a row without the outcome is {last.date().isoformat()}: after the "
+                     f"cut-off the data file holds no row without it.")
+        else:
+            text += f"The latest {s.column} of a row without the outcome is {last.date().isoformat()}."
+        parts += [text, ""]
+    names = [s.name for s in m.samples]
+    groups = {n: _group_rows(loaded[n]) for n in names}
+    table = []
+    for attr, group, _ in groups[names[0]]:
+        cells = [attr or "all", group]
+        for n in names:
+            found = [rows for a, g, rows in groups[n] if (a, g) == (attr, group)]
+            inside = found[0] if found else np.zeros(len(loaded[n].y), dtype=bool)
+            cells += [f"{int(inside.sum()):,}", _rate(loaded[n].y.to_numpy()[inside])]
+        table.append(cells)
+    header = ["attribute", "group"] + [f"{label} {n}" for n in names for label in ("rows:", "rate:")]
+    parts += [f"Rows and outcome rate (share of rows with `{m.outcome}` = `{m.positive}`) by group in each sample; a "
+              "small group's rate rests on few rows:", "", _markdown_table(header, table), ""]
+    return parts
+
+
+def _value_notes_section(m) -> list[str]:
+    """Values of a column that do not mean what they seem to say, with their rows in each sample."""
+    if not m.value_notes:
+        return []
+    names = list(m.sample_names)
+    loaded = {n: load_audit(m.name, strategy="baseline", sample=n).raw for n in names}
+    rows = []
+    for note in m.value_notes:
+        counts = [f"{int((loaded[n][note['column']].astype(str) == note['value']).sum()):,}" for n in names]
+        rows.append((note["column"], f"`{note['value']}`", *counts, note["note"]))
+    header = ("column", "value", *(f"rows: {n}" if m.declares_samples else "rows" for n in names), "what it means")
+    return ["## Values to read with care", "", _markdown_table(header, rows), ""]
+
+
 def data_card(name: str) -> str:
-    """The Markdown data card of one audit."""
+    """The Markdown data card of one audit (its default sample; every sample in the Samples section)."""
     data = load_audit(name, strategy="baseline")
     m = data.manifest
     source = m.source
@@ -99,6 +182,8 @@ def data_card(name: str) -> str:
         f"| licence | {source.get('licence', '')} |",
         f"| raw file | `{m.raw_file}`, SHA-256 `{m.raw_sha256}` |",
         f"| data file | `{m.data}`, SHA-256 `{m.data_sha256}` (built by `{m.rebuild}`) |",
+        *([f"| sample | `{data.sample}`, the default of `load_audit` (see Samples): {m.default_sample.rule} |"]
+          if m.declares_samples else []),
         f"| rows | {len(data.raw):,} |",
         f"| outcome | `{m.outcome}` = `{m.positive}` ({m.outcome_label}): rate {y.mean():.3f} |",
         f"| split | stratified on the outcome, test share {m.test_size:g}, seed {m.random_state}: "
@@ -107,6 +192,8 @@ def data_card(name: str) -> str:
         source.get("notes", ""),
         "",
         *_rows_kept_section(m),
+        *_samples_section(m),
+        *_value_notes_section(m),
         "## Protected groups",
         "",
         "Each mask marks one group (1) against the rest (0); a row whose value is unknown (listed in the rule) is in neither, "

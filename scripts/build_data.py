@@ -7,6 +7,10 @@ It writes ``Benefits Denial/adult.csv``, ``German Credit Lending/german_credit.c
 ``Pretrial Risk Assessment/compas.csv``, records the built files' checksums in each audit's ``audit.toml``
 (``data_sha256``) and, for an audit whose rows are filtered, the rows kept after each filter, and regenerates
 each audit's data card ``DATA.md``. Running it twice gives byte-identical files.
+
+An audit's samples (``[[samples]]`` in its ``audit.toml``, such as Pretrial Risk Assessment's default
+``two-year-window``) are not built here: ``load_audit`` applies them to the one committed file when it loads it,
+so every sample comes from the same checked file; the data card counts their rows.
 """
 from __future__ import annotations
 
@@ -168,13 +172,19 @@ COMPAS_FILTERS = [
      "them ProPublica assumed the score may have been paired with another offence",
      lambda row: -30 <= float(row["days_b_screening_arrest"]) <= 30),
     ("is_recid is not -1",
-     "ProPublica coded -1 where it could not find the person's COMPAS case at all, so there is no outcome",
+     "ProPublica coded -1 where it could not find the person's COMPAS case at all, so there is no outcome; it "
+     "removes nothing here, because ProPublica built the two-year file only from people whose case it found "
+     "(is_recid is 0 or 1 in every row)",
      lambda row: row["is_recid"] != "-1"),
     ("c_charge_degree is not O",
-     "ordinary traffic offences (degree O) do not lead to jail time and are not the charges the tool is used for",
+     "ProPublica's notebook drops ordinary traffic offences (degree O), which do not lead to jail time; it removes "
+     "nothing here, because ProPublica had already recoded the charge degree when it wrote the two-year file: F "
+     "where the original degree holds an F, M for every other degree, O included (write_two_year_file in its "
+     "truth_tables.py), so no row says O and whatever was O is now M",
      lambda row: row["c_charge_degree"] != "O"),
     ("score_text is not N/A",
-     "a row without a score label has no score to audit",
+     "a row without a score label has no score to audit; it removes nothing here, because ProPublica kept only "
+     "rows with a Low, Medium or High score when it wrote the two-year file",
      lambda row: row["score_text"] != "N/A"),
 ]
 
@@ -206,8 +216,11 @@ def compas_records(raw: bytes) -> list[dict]:
 
 def filter_compas(records: list[dict]) -> tuple[list[dict], list[tuple[str, str, int]]]:
     """Apply ``COMPAS_FILTERS`` in order; return the rows kept and (rule, why, rows after) for each step."""
-    steps = [("all rows of the raw file", "ProPublica's published two-year file, which already holds only people "
-              "charged again within two years or followed for at least two years out of custody", len(records))]
+    steps = [("all rows of the raw file", "ProPublica's published two-year file: defendants charged again within 730 "
+              "days out of custody after screening (days in jail or prison not counted), and defendants followed "
+              "for more than 730 days out of custody without that; a defendant not charged again is in it only "
+              "after 730 days out of custody before ProPublica's records end (about 2016-04-01), one charged "
+              "again whatever the screening date (see the samples)", len(records))]
     for rule, why, keep in COMPAS_FILTERS:
         records = [row for row in records if keep(row)]
         steps.append((rule, why, len(records)))
@@ -298,6 +311,15 @@ def main(argv=None) -> int:
 
     for path in write_data_cards():
         print(f"wrote {path.relative_to(ROOT)}")
+    from faircode._audits import get_manifest, load_audit
+
+    for audit in AUDITS:  # the populations load_audit serves (audit.toml's [[samples]]), applied when loading
+        manifest = get_manifest(audit)
+        if manifest.declares_samples:
+            for sample in manifest.samples:
+                data = load_audit(audit, sample=sample.name)
+                print(f"{audit}: sample {sample.name}{' (default)' if sample.default else ''}: {len(data.y):,} rows, "
+                      f"outcome rate {data.y.mean():.3f}: {sample.rule}")
     return 0
 
 

@@ -129,3 +129,46 @@ def test_rows_kept_are_written_after_the_marker_and_a_manifest_without_it_is_ref
     manifest.write_text('name = "x"\n')
     with pytest.raises(ValueError, match=r"audit.toml: no line '# ---- written by scripts/build_data.py"):
         build_data.record_rows_kept(manifest, steps)
+
+
+@needs_compas
+def test_compas_filters_that_remove_nothing_say_so(compas_steps):
+    """Three of ProPublica's filters find nothing to remove in its two-year file; their reasons must say so."""
+    import pandas as pd
+
+    _, steps = compas_steps
+    for (_, _, before), (rule, why, after) in zip(steps, steps[1:]):
+        assert ("removes nothing here" in why) == (before == after), rule
+    frame = pd.read_csv(SHARED / "compas-scores-two-years.csv")
+    assert set(frame["c_charge_degree"]) == {"F", "M"}  # recoded by ProPublica: no degree O is left to drop
+    assert set(frame["is_recid"]) == {0, 1} and set(frame["score_text"]) == {"Low", "Medium", "High"}
+    # "arrest case no charge": an arrest without a filed charge, and so without an offence date.
+    no_charge = frame["c_charge_desc"] == "arrest case no charge"
+    assert no_charge.sum() == 1137 and frame.loc[no_charge, "c_offense_date"].isna().all()
+
+
+def test_compas_data_card_is_generated_and_describes_the_default_sample():
+    from faircode._datacard import data_card
+
+    card = data_card(COMPAS)
+    assert card == (ROOT / COMPAS / "DATA.md").read_text()  # `make data` wrote it; nobody edited it by hand
+    assert "| sample | `two-year-window`, the default of `load_audit`" in card
+    assert "| rows | 5,304 |" in card and "rate 0.366 |" in card
+    assert ("`two-year-window` removes 868 of the data file's 6,172 rows, those with compas_screening_date after "
+            "2014-04-01: 868 of them (1.000)") in card
+    assert "against 0.366 among the 5,304 rows it keeps and 0.455 in the whole file" in card
+    assert "The latest compas_screening_date of a row without the outcome is 2014-04-01" in card
+    assert "| race | African-American | 2,682 | 0.435 | 3,175 | 0.523 |" in card
+    assert "| race | Caucasian | 1,829 | 0.300 | 2,103 | 0.391 |" in card
+    assert "| c_charge_desc | `arrest case no charge` | 684 | 784 |" in card
+    assert "c_charge_degree is not O | 6,172 | ProPublica's notebook drops" in card and "removes nothing here" in card
+    assert "days out of custody" in card and "Broward County Sheriff's Office" in card
+
+
+def test_cards_of_audits_without_samples_have_no_sample_sections():
+    from faircode._datacard import data_card
+
+    for audit in ("Benefits Denial", "German Credit Lending"):
+        card = data_card(audit)
+        assert card == (ROOT / audit / "DATA.md").read_text()
+        assert "## Samples" not in card and "| sample |" not in card
