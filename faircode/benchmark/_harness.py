@@ -277,9 +277,9 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         arrays = {s: loaded[s].X.to_numpy(dtype=float) for s in FEATURE_STRATEGIES}
         info[data.name] = {"groups": data.groups, "target": target,
                            "seeds": [data.random_state + k for k in range(seeds)]}
-        # What decides every cell of this audit besides its own choices: the data (its verified checksum) and
-        # the manifest (groups, masks, split size).
-        audit_key = {"audit": data.name, "data_sha256": data.manifest.data_sha256,
+        # What decides every cell of this audit besides its own choices: the data (its verified checksum), the
+        # manifest (groups, masks, split size) and the sample of its rows the audit was loaded with.
+        audit_key = {"audit": data.name, "sample": data.sample, "data_sha256": data.manifest.data_sha256,
                      "manifest_sha256": hashlib.sha256((data.manifest.folder / MANIFEST).read_bytes()).hexdigest()}
         for k, (train, test) in enumerate(splits):
             rows = {"train": _fitcache.rows_digest(train), "test": _fitcache.rows_digest(test)}
