@@ -127,15 +127,15 @@ for audit, s in scores.items():
 import numpy as np
 import pandas as pd
 from faircode.display import show
-from faircode.metrics import pooled_interval
+from faircode.metrics import mean_over_runs
 
 CONFIDENCE = 0.95
 RATES = ("TPR", "FPR", "precision")
 
 
 def summary(estimates, samples, sign=""):
-    """Mean of the runs [middle 95% of all their resamples pooled], as printed."""
-    values = pooled_interval(estimates, samples, confidence=CONFIDENCE)
+    """Mean over the runs [95% interval for that mean], as printed."""
+    values = mean_over_runs(estimates, samples, confidence=CONFIDENCE)
     return "{0:{s}.3f} [{1:{s}.3f}, {2:{s}.3f}]".format(*values, s=sign)
 
 
@@ -162,7 +162,9 @@ for audit in AUDITS:
     for method in METHODS:
         run = runs[audit, method]
         for side in ("group", "rest"):
-            spread = [np.std([e[side, m] for e in run["estimates"]]) for m in RATES]
+            spread = [
+                np.std([e[side, m] for e in run["estimates"]], ddof=1) for m in RATES
+            ]
             rows.append(
                 {
                     "audit": audit,
@@ -218,6 +220,77 @@ for audit, s in scores.items():
         f"{audit}: unweighted scores cut at {s['train rate']:.3f} agree with the "
         f"class-weighted decisions on {agree:.3f} of {len(moved)} test rows"
     )
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
+
+SHARES = (0.1, 0.25, 0.5, 0.75, 1.0)  # share of the test rows flagged
+GRID = np.linspace(0, 1, 200)
+
+
+def precision_gap(tpr, fpr, rates):
+    """Group minus rest precision for given TPR, FPR and the two base rates."""
+    first, second = (tpr * p / (tpr * p + fpr * (1 - p)) for p in rates)
+    return first - second
+
+
+rows = []
+for audit, s in scores.items():
+    label, member, score = s["label"], s["group"] == 1, s["none"]
+    rates = (label[member].mean(), label[~member].mean())
+    odds = [p / (1 - p) for p in rates]
+    cuts = np.quantile(score, 1 - GRID)
+
+    def equal_rates(cut):
+        """The gap if both groups had the pooled TPR and FPR at this cut."""
+        flag = score >= cut
+        return precision_gap(flag[label == 1].mean(), flag[label == 0].mean(), rates)
+
+    largest = GRID[np.argmax([abs(equal_rates(c)) for c in cuts[1:]]) + 1]
+    print(
+        f"{audit}: base rates {rates[0]:.3f} and {rates[1]:.3f}, sum "
+        f"{sum(rates):.3f}; the equal-rates gap is largest at r = "
+        f"{np.sqrt(odds[0] * odds[1]):.3f}"
+        + (" (beyond r = 1, so never)" if odds[0] * odds[1] > 1 else "")
+        + f"; on the grid, with {largest:.2f} of the rows flagged"
+    )
+    n_test = len(label)
+    draws = np.random.default_rng(0).multinomial(
+        n_test, np.full(n_test, 1 / n_test), size=N_BOOT
+    )
+    observed = {}
+    for share in SHARES:
+        cut = np.quantile(score, 1 - share) if share < 1 else -np.inf
+        flag = score >= cut
+        hits = [flag & member & (label == 1), flag & ~member & (label == 1)]
+        flagged = [flag & member, flag & ~member]
+        weights = np.vstack([np.ones(n_test), draws])  # the test rows, then resamples
+        with np.errstate(invalid="ignore", divide="ignore"):
+            gap = (weights @ hits[0]) / (weights @ flagged[0]) - (weights @ hits[1]) / (
+                weights @ flagged[1]
+            )
+        observed[share] = (cut, gap)
+    everyone = observed[1.0][1]
+    sign = np.sign(everyone[0])  # "wider" is away from zero, on the base rates' side
+    for share, (cut, gap) in observed.items():
+        row = {
+            "audit": audit,
+            "flagged": f"{share:.2f}",
+            "threshold": f"{max(cut, 0):.3f}",
+            "equal rates": f"{equal_rates(cut):+.3f}",
+        }
+        wider = sign * (gap - everyone)
+        for column, values in (("observed", gap), ("wider than all", wider)):
+            low, high = np.nanquantile(
+                values[1:], [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2]
+            )
+            row[column] = f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+        if share == 1.0:
+            row["wider than all"] = ""
+        rows.append(row)
+show(pd.DataFrame(rows).set_index(["audit", "flagged"]))
 
 # %%
 import numpy as np
