@@ -12,6 +12,9 @@ from faircode.metrics import conditional_gaps
 
 AUDITS = ["Benefits Denial", "German Credit Lending", "Pretrial Risk Assessment"]
 N_BOOT, SHOWN = 500, 5
+MIN_COUNT = 30  # a stratum enters a conditional gap only with this many rows per side
+ONE_SIDED = 0.01  # a stratum in which one group is under 1% of the rows
+DETERMINED = 0.25  # a column with this share of rows in one-sided strata
 
 
 def strata_of(column):
@@ -27,6 +30,26 @@ def gap_text(gaps, name):
     return f"{gaps[name]:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
+def counts_by_stratum(group, strata):
+    """Rows of each group (columns) in each stratum (rows)."""
+    return pd.crosstab(pd.Series(strata, name="stratum"), pd.Series(group, name="g"))
+
+
+def both_sides(group, strata, min_count=MIN_COUNT):
+    """Rows in the strata where every group has at least `min_count` rows."""
+    counts = counts_by_stratum(group, strata)
+    return np.isin(strata, counts.index[counts.min(axis=1) >= min_count])
+
+
+def one_sided_share(group, strata):
+    """Share of the rows in strata where one group is under ONE_SIDED of the rows."""
+    counts = counts_by_stratum(group, strata)
+    if counts.shape[1] < 2:
+        return 1.0
+    size = counts.sum(axis=1)
+    return size[counts.min(axis=1) / size < ONE_SIDED].sum() / len(group)
+
+
 def base_rate_gaps(y, group, strata, n_boot=None):
     """Pooled and conditional gap in the base rate (group 1 minus group 0)."""
     gaps = conditional_gaps(
@@ -36,6 +59,7 @@ def base_rate_gaps(y, group, strata, n_boot=None):
         strata=strata,
         reference=0,
         metrics=["base_rate"],
+        min_count=MIN_COUNT,
         n_boot=n_boot,
     )
     return gaps.iloc[0]
@@ -45,14 +69,12 @@ def quick_gaps(y, group, strata):
     """Pooled and conditional base-rate gap from one groupby, for the search.
 
     The same definition as `conditional_gaps` (strata weighted by their share of the
-    rows, over the strata holding both groups), without its checks and intervals: the
-    search runs it 88 times; the rows shown are recomputed with `conditional_gaps`.
+    rows), without its checks and intervals: the search runs it 85 times; the rows
+    shown are recomputed with `conditional_gaps`.
     """
     rows = pd.DataFrame({"y": y, "group": group, "stratum": strata})
-    rates = rows.groupby(["stratum", "group"])["y"].mean().unstack("group").dropna()
+    rates = rows.groupby(["stratum", "group"])["y"].mean().unstack("group")
     pooled = y[group == 1].mean() - y[group == 0].mean()
-    if rates.empty:
-        return pooled, np.nan
     share = rows["stratum"].value_counts().loc[rates.index]
     return pooled, np.average(rates[1] - rates[0], weights=share)
 
@@ -67,37 +89,64 @@ for audit in AUDITS:
         y, group = data.y.to_numpy()[known], mask.to_numpy()[known].astype(int)
         for column in columns:
             strata = strata_by_column[column][known]
-            pooled, conditional = quick_gaps(y, group, strata)
-            found.append(
-                {
-                    "audit": audit,
-                    "attribute": attr,
-                    "column": column,
-                    "pooled": pooled,
-                    "conditional": conditional,
-                    "y": y,
-                    "group": group,
-                    "strata": strata,
-                }
+            split = {"audit": audit, "attribute": attr, "column": column}
+            split["one-sided"] = one_sided_share(group, strata)
+            # Only strata with MIN_COUNT rows on both sides; the pooled gap is taken
+            # over the same rows: leaving strata out is not read as conditioning.
+            used = both_sides(group, strata)
+            split["rows used"] = used.mean()
+            split["pooled"], split["conditional"] = (
+                quick_gaps(y[used], group[used], strata[used]) if used.any() else (0, 0)
             )
+            split.update(y=y[used], group=group[used], strata=strata[used])
+            split["every row"] = (y, group, strata)
+            found.append(split)
 found = pd.DataFrame(found)
-# A column that determines the group leaves no stratum holding both groups: no
-# conditional gap exists there.
-undefined = found["conditional"].isna()
-reversed_ = ~undefined & (np.sign(found["pooled"]) != np.sign(found["conditional"]))
+# A column that (nearly) determines the group: a large share of its rows sit in strata
+# that hold almost no one of the other group, and no comparison within them exists.
+determined = found["one-sided"] >= DETERMINED
+named = found["attribute"] + " by " + found["column"]
+others = found[~determined]
+reversed_ = np.sign(others["pooled"]) != np.sign(others["conditional"])
 print(
-    f"{len(found)} splits searched (attribute x column); no conditional gap in "
-    f"{int(undefined.sum())} (the column determines the group: "
+    f"{len(found)} splits searched (attribute x column). The column determines the "
+    f"group, or nearly (at least {DETERMINED:.0%} of the rows in strata where one "
+    f"group "
+    f"is under {ONE_SIDED:.0%} of the rows), in {int(determined.sum())}: "
     + ", ".join(
-        found.loc[undefined, "attribute"] + " by " + found.loc[undefined, "column"]
+        named[determined] + found.loc[determined, "one-sided"].map(" ({:.3f})".format)
     )
-    + f"); the conditional gap has the opposite sign of the pooled gap in "
-    f"{int(reversed_.sum())} of the other {int((~undefined).sum())}"
+    + f"; the largest such share among the others is {others['one-sided'].max():.3f} "
+    f"({named[others['one-sided'].idxmax()]})."
 )
+print(
+    f"In the other {len(others)}, strata with fewer than {MIN_COUNT} rows on either "
+    f"side "
+    f"are left out (the rows used: {others['rows used'].min():.3f} to "
+    f"{others['rows used'].max():.3f} of each split's rows); the conditional gap has "
+    f"the opposite sign of the pooled gap on the same rows in {int(reversed_.sum())}."
+)
+for _, split in found[determined & (found["rows used"] > 0)].iterrows():
+    # The same split with every stratum that holds both groups, however few of one.
+    y, group, strata = split["every row"]
+    every = base_rate_gaps(y, group, strata)
+    counts = counts_by_stratum(group, strata)
+    both, small = counts.min(axis=1) > 0, counts.min(axis=1) < MIN_COUNT
+    size = counts.sum(axis=1)
+    print(
+        f"{split['attribute']} by {split['column']}, on the "
+        f"{split['rows used']:.3f} of "
+        f"the rows in strata with {MIN_COUNT} or more on both sides: pooled gap "
+        f"{split['pooled']:+.3f}, conditional gap {split['conditional']:+.3f}; with "
+        f"every stratum that holds both groups, conditional gap "
+        f"{every['conditional']:+.3f}, "
+        f"{size[both & small].sum() / size[both].sum():.3f} "
+        f"of its weight on strata with fewer than {MIN_COUNT} rows on a side"
+    )
 
-found["kept"] = found["conditional"] / found["pooled"]
+others = others.assign(kept=others["conditional"] / others["pooled"])
 rows, agreement = [], 0.0
-for _, split in found.nsmallest(SHOWN, "kept").iterrows():
+for _, split in others.nsmallest(SHOWN, "kept").iterrows():
     gaps = base_rate_gaps(split["y"], split["group"], split["strata"], n_boot=N_BOOT)
     agreement = max(agreement, abs(gaps["conditional"] - split["conditional"]))
     rows.append(
@@ -105,14 +154,16 @@ for _, split in found.nsmallest(SHOWN, "kept").iterrows():
             "audit": split["audit"],
             "attribute": split["attribute"],
             "within": split["column"],
+            "rows used": f"{split['rows used']:.3f}",
             "pooled gap": gap_text(gaps, "pooled"),
             "conditional gap": gap_text(gaps, "conditional"),
             "strata": int(gaps["strata_used"]),
         }
     )
+    assert gaps["strata_too_small"] == 0 and gaps["strata_left_out"] == 0
 print(
     f"the {SHOWN} splits that keep the smallest share of the pooled gap "
-    f"(95% bootstrap, {N_BOOT} resamples):"
+    f"(both gaps on the rows used; 95% bootstrap, {N_BOOT} resamples):"
 )
 show(pd.DataFrame(rows).set_index(["audit", "attribute", "within"]))
 print(f"largest difference between the search and conditional_gaps: {agreement:.1e}")
@@ -154,23 +205,27 @@ for measure, predicted in (
     ("tool: Medium or High", tool_label),
 ):
     for name, strata in SPLITS.items():
+        # strata with fewer than MIN_COUNT rows on either side left out, as above
+        cell = pd.DataFrame(strata).astype(str).agg(" | ".join, axis=1).to_numpy()
+        used = both_sides(race, cell)
         gaps = conditional_gaps(
-            outcome,
-            predicted,
-            sensitive_features={"race": race},
-            strata=strata,
+            outcome[used],
+            predicted[used],
+            sensitive_features={"race": race[used]},
+            strata=cell[used],
             reference="other",
             metrics=["selection_rate"],
+            min_count=MIN_COUNT,
             n_boot=N_BOOT,
         ).iloc[0]
         rows.append(
             {
                 "rate": measure,
                 "within": name,
+                "rows used": f"{used.mean():.3f}",
                 "pooled gap": gap_text(gaps, "pooled"),
                 "conditional gap": gap_text(gaps, "conditional"),
-                "strata": int(gaps["strata_used"]),
-                "small strata": int(gaps["strata_too_small"]),
+                "strata": f"{int(gaps['strata_used'])} of {len(set(cell))}",
             }
         )
 show(pd.DataFrame(rows).set_index(["rate", "within"]))
