@@ -288,6 +288,65 @@ for name in AUDITS:
     print()
 
 # %%
+from faircode.benchmark import reweighing_weights
+
+rows = []
+for name in AUDITS:
+    target = harness.attrs["audits"][name]["target"]
+    seed = harness.attrs["audits"][name]["seeds"][0]
+    data = load_audit(name)
+    X, y = data.X.to_numpy(float), data.y.to_numpy()
+    s = data.masks[target.attribute].to_numpy().astype(int)
+    train, test = data.idx_train, data.idx_test
+    weights = reweighing_weights(y[train], sensitive_features=s[train])
+    gaps = ["parity"] + [g for g in target.gaps if g != "parity"]
+    for seen, features in (("no", X), ("yes", np.column_stack([X, s]))):
+        fits = {}
+        for label, w in (("S2", None), ("reweighing", weights)):
+            model = build_model("logistic_regression", seed)
+            step = model.steps[-1][0]
+            extra = {} if w is None else {f"{step}__sample_weight": w}
+            with threadpool_limits(limits=1):
+                fits[label] = model.fit(features[train], y[train], **extra)
+        split = {label: m.predict(features[test]) for label, m in fits.items()}
+        draws = paired(y[test], s[test], split, seed, gaps)["reweighing"]
+        coef = [m.steps[-1][1].coef_[0, -1] for m in fits.values()]
+        for gap in gaps:
+            before = resampled_gap(
+                np.ones((1, len(test))), y[test], split["S2"], s[test] == 1, METRIC[gap]
+            )[0]
+            after = resampled_gap(
+                np.ones((1, len(test))),
+                y[test],
+                split["reweighing"],
+                s[test] == 1,
+                METRIC[gap],
+            )[0]
+            rows.append(
+                {
+                    "audit": name,
+                    "attribute seen": seen,
+                    "gap": LABELS[gap],
+                    "without weights": f"{before:+.3f}",
+                    "reweighed": f"{after:+.3f}",
+                    "change in |gap|": ci(abs(after) - abs(before), draws[gap]),
+                    "coefficient": (
+                        f"{coef[0]:+.2f} to {coef[1]:+.2f}" if seen == "yes" else ""
+                    ),
+                    "changed": int((split["S2"] != split["reweighing"]).sum()),
+                }
+            )
+show(pd.DataFrame(rows).set_index(["audit", "attribute seen", "gap"]))
+name = "Pretrial Risk Assessment"
+for seed in harness.attrs["audits"][name]["seeds"]:
+    y_test, _, split = decisions[name, seed]
+    print(
+        f"{name}, seed {seed}: share flagged, "
+        + ", ".join(f"{m} {split[m].mean():.3f}" for m in STAGE)
+        + f"; share not charged again {1 - y_test.mean():.3f}"
+    )
+
+# %%
 def spread(values, sign):
     """Mean ± sample standard deviation across the splits."""
     return f"{np.mean(values):{sign}.3f} ± {np.std(values, ddof=1):.3f}"
