@@ -153,6 +153,17 @@ table = pd.concat(rows).set_index(["decision rule", "sex"])
 table.columns = ["n", "selection", "TPR", "FPR", "accuracy"]
 show(table, float_format=lambda v: f"{v:.3f}")
 
+# Whom the demographic-parity rule adds among women: above the line or at or below it.
+women, base = sex[test] == "women", decisions["base model at 0.5"]
+parity_rule = decisions["demographic parity"]
+added = women & (parity_rule == 1) & (base == 0)
+print(
+    f"demographic parity against the base model, women: {added.sum()} newly selected "
+    f"({(added & (y[test] == 1)).sum()} above the line, "
+    f"{(added & (y[test] == 0)).sum()} at or below it); "
+    f"{(women & (parity_rule == 0) & (base == 1)).sum()} no longer selected"
+)
+
 # %%
 import pandas as pd
 from faircode.metrics import format_gaps, gaps_to_reference
@@ -193,14 +204,24 @@ def gap_draws(pred, metric):
     return resampled_gap(counts, y[test], pred, women, metric)
 
 
+def accuracy_draws(pred):
+    """Accuracy on the test rows and on each resample."""
+    return counts @ (pred == y[test]) / len(test)
+
+
 base = decisions["base model at 0.5"]
 changes = {}
 for label in CONSTRAINTS:
     changes[label] = {}
-    for metric, name in GAPS.items():
-        change = gap_draws(decisions[label], metric) - gap_draws(base, metric)
+    draws = {
+        name: gap_draws(decisions[label], metric) - gap_draws(base, metric)
+        for metric, name in GAPS.items()
+    }
+    draws["accuracy"] = accuracy_draws(decisions[label]) - accuracy_draws(base)
+    for name, change in draws.items():
         low, high = np.quantile(change[1:], [0.025, 0.975])
         changes[label][name] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+    changes[label]["decisions changed"] = f"{(decisions[label] != base).sum():,}"
 table = pd.DataFrame(changes).T
 table.index.name = "change against the base model"
 show(table)
@@ -235,7 +256,7 @@ show(table)
 
 # %%
 import matplotlib.pyplot as plt
-from sklearn.metrics import roc_curve
+from sklearn.metrics import roc_auc_score, roc_curve
 
 MARKERS = {
     "base model at 0.5": "o",
@@ -245,6 +266,14 @@ MARKERS = {
 }
 COLOURS = {"women": "tab:purple", "men": "tab:green"}
 
+auc = {
+    group: roc_auc_score(y[test][sex[test] == group], scores[sex[test] == group])
+    for group in ("women", "men")
+}
+print(
+    "area under the whole ROC curve (base model, test rows): "
+    + ", ".join(f"{group} {value:.3f}" for group, value in auc.items())
+)
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 6.4))
 for ax, zoom in zip(axes, (False, True)):
     for group in ("women", "men"):
