@@ -90,7 +90,7 @@ def interval(estimate, samples):
 
 
 rng = np.random.default_rng(0)
-rows, implied_all = [], {}
+rows, implied_all, draws_all = [], {}, {}
 for audit, (y, flag, label) in cases.items():
     counts = np.stack(
         [kinds(y[label == g], flag[label == g]) for g in GROUPS[audit]], -1
@@ -102,6 +102,7 @@ for audit, (y, flag, label) in cases.items():
     )
     base, precision, implied, tpr, fpr = summaries(*counts)
     boot = summaries(*np.moveaxis(draws, 1, 0))
+    draws_all[audit] = (counts, draws)
     implied_all[audit] = (base, precision, implied, tpr, fpr, boot)
     low, high = np.quantile(
         boot[2], [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2], axis=0
@@ -133,6 +134,65 @@ for audit, (group, reference) in GROUPS.items():
     print(
         f"{audit}: group {group}, reference {reference}; implied minus observed gap "
         f"{change}"
+    )
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
+
+
+def profile_gaps(tp, fn, fp, tn):
+    """Precision gap (group minus reference) at each base rate, per error profile."""
+    base = (tp + fn) / (tp + fn + fp + tn)
+    tpr, fpr = tp / (tp + fn), fp / (fp + tn)
+    shared_tpr = (tp.sum(-1) / (tp + fn).sum(-1))[..., None]
+    shared_fpr = (fp.sum(-1) / (fp + tn).sum(-1))[..., None]
+
+    def gap(t, f):
+        precision = precision_at(base, t, f)
+        return precision[..., 0] - precision[..., 1]
+
+    return {
+        "pooled TPR and FPR": gap(shared_tpr, shared_fpr),
+        "own TPR, pooled FPR": gap(tpr, shared_fpr),
+        "pooled TPR, own FPR": gap(shared_tpr, fpr),
+        "own TPR and FPR (observed)": gap(tpr, fpr),
+        "group's TPR and FPR for both": gap(tpr[..., :1], fpr[..., :1]),
+        "reference's TPR and FPR for both": gap(tpr[..., 1:], fpr[..., 1:]),
+    }
+
+
+rows = []
+for audit in ("Pretrial Risk Assessment", "Benefits Denial"):
+    counts, draws = draws_all[audit]
+    point = profile_gaps(*counts)
+    boot = profile_gaps(*np.moveaxis(draws, 1, 0))
+    for profile, value in point.items():
+        rows.append(
+            {
+                "audit": audit,
+                "error profile": profile,
+                "precision gap": interval(value, boot[profile]),
+            }
+        )
+show(pd.DataFrame(rows).set_index(["audit", "error profile"]))
+
+# %%
+import numpy as np
+from faircode import load_audit
+
+full = load_audit("Pretrial Risk Assessment", sample="propublica")
+full_race = full.raw["race"].to_numpy()
+full_flag = (full.raw["decile_score"].to_numpy() >= 5).astype(int)
+full_y = full.y.to_numpy()
+for name in GROUPS["Pretrial Risk Assessment"]:
+    inside = full_race == name
+    y_g, f_g = full_y[inside], full_flag[inside]
+    print(
+        f"{name}, ProPublica's sample ({inside.sum()} rows): base rate "
+        f"{y_g.mean():.3f}, TPR {f_g[y_g == 1].mean():.3f}, "
+        f"FPR {f_g[y_g == 0].mean():.3f}, precision {y_g[f_g == 1].mean():.3f}"
     )
 
 # %%
