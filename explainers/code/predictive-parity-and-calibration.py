@@ -293,6 +293,87 @@ show(
 # %%
 import numpy as np
 import pandas as pd
+from faircode.display import show
+from faircode.metrics import resample_counts
+
+y_b = runs["Benefits Denial", "S2"]["y"]
+women = runs["Benefits Denial", "S2"]["group"] == "women"
+counts = np.vstack([np.ones(len(y_b)), resample_counts(len(y_b), 1000, random_state=0)])
+
+
+def mean_in(values, rows):
+    """Mean of values over rows, on the full test set (first) and every resample."""
+    return counts @ (values * rows) / (counts @ rows)
+
+
+def gap(values, among):
+    """Women minus men, each a mean of values over the rows in `among`."""
+    return mean_in(values, among & women) - mean_in(values, among & ~women)
+
+
+def paired(estimates):
+    low, high = np.quantile(estimates[1:], [0.025, 0.975])
+    return f"{estimates[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+every = np.ones(len(y_b), bool)
+score = {m: runs["Benefits Denial", m]["score"] for m in ("S2", "baseline")}
+flag = {m: (s >= 0.5).astype(float) for m, s in score.items()}
+off = {
+    side: mean_in(score["S2"] - y_b, rows)
+    for side, rows in (("women", women), ("men", ~women))
+}
+brier = {
+    side: mean_in((score["baseline"] - y_b) ** 2, rows)
+    - mean_in((score["S2"] - y_b) ** 2, rows)
+    for side, rows in (("women", women), ("men", ~women))
+}
+error_gaps = {
+    (m, name): gap(values, among)
+    for m in ("S2", "baseline")
+    for name, values, among in (
+        ("PPV", y_b, flag[m] == 1),
+        ("FPR", flag[m], y_b == 0),
+        ("FNR", 1 - flag[m], y_b == 1),
+    )
+}
+checks = {
+    "S2 mean score minus base rate, women": off["women"],
+    "S2 mean score minus base rate, men": off["men"],
+    "distance of the two from zero, women minus men": np.abs(off["women"])
+    - np.abs(off["men"]),
+    "Brier, baseline minus S2, women": brier["women"],
+    "Brier, baseline minus S2, men": brier["men"],
+    **{
+        f"{m}: {name} gap, women minus men": v
+        for (m, name), v in error_gaps.items()
+        if (m, name) != ("S2", "PPV")  # in the first table already
+    },
+    "size of the FPR gap, S2 minus baseline": np.abs(error_gaps["S2", "FPR"])
+    - np.abs(error_gaps["baseline", "FPR"]),
+}
+show(
+    pd.DataFrame(
+        {
+            "check": list(checks),
+            "estimate [95% CI]": [paired(v) for v in checks.values()],
+        }
+    ),
+    index=False,
+)
+pred = flag["S2"] == 1
+tpr, fpr = pred[y_b == 1].mean(), pred[y_b == 0].mean()
+for side, rows in (("women", women), ("men", ~women)):
+    base = y_b[rows].mean()
+    npv = (1 - base) * (1 - fpr) / ((1 - base) * (1 - fpr) + base * (1 - tpr))
+    print(
+        f"S2 NPV of {side}: {1 - y_b[rows & ~pred].mean():.3f} observed, {npv:.3f} at "
+        f"the pooled TPR {tpr:.3f} and FPR {fpr:.3f} with their base rate {base:.3f}"
+    )
+
+# %%
+import numpy as np
+import pandas as pd
 
 from faircode import load_audit
 from faircode.display import show
@@ -309,7 +390,7 @@ COMPARISONS = {
     "race": ("African-American", "Caucasian", compas.raw["race"].to_numpy()),
     "sex": ("women", "men", sex),
 }
-rows = []
+rows, weighted = [], []
 for attribute, (group, reference, values) in COMPARISONS.items():
     keep = np.isin(values, [group, reference])
     common = dict(
@@ -325,6 +406,26 @@ for attribute, (group, reference, values) in COMPARISONS.items():
     same = conditional_gaps(
         c_y[keep], c_y[keep], strata=c_decile[keep], metrics=["base_rate"], **common
     ).iloc[0]
+    # The same-decile gap with the deciles weighted by each side's own mix instead,
+    # and how many deciles rest on fewer than 30 rows on a side.
+    for weights, side in (("group", group), ("reference", reference)):
+        other = conditional_gaps(
+            c_y[keep],
+            c_y[keep],
+            strata=c_decile[keep],
+            metrics=["base_rate"],
+            weights=weights,
+            **common,
+        ).iloc[0]
+        weighted.append(
+            f"{group} - {reference}, same decile, deciles weighted as among {side}: "
+            f"{other['conditional']:.3f} [{other['conditional_lower']:.3f}, "
+            f"{other['conditional_upper']:.3f}]"
+        )
+    weighted.append(
+        f"{group} - {reference}: deciles with fewer than 30 rows on a side: "
+        f"{same['strata_too_small']} of {same['strata_used']}"
+    )
     rows.append(
         {
             "group minus reference": f"{group} - {reference}",
@@ -340,3 +441,4 @@ print(
     "outcome-rate gaps, 95% bootstrap intervals"
 )
 show(pd.DataFrame(rows), index=False)
+print("\n".join(weighted))
