@@ -75,7 +75,7 @@ for audit in ("Benefits Denial", "German Credit Lending", "Pretrial Risk Assessm
         for name, m in data.masks.items()
     }
     runs[audit] = {"y": y[test], "decision": decision, "rate": rate, "masks": masks}
-    runs[audit]["file sizes"] = file_sizes  # rows of each group in the whole data file
+    runs[audit]["file sizes"] = file_sizes  # rows of each group in all the audit's rows
 
 rows = []
 for audit, run in runs.items():
@@ -144,7 +144,7 @@ for audit, (attribute, direction) in CASES.items():
                 "rows group": int(np.ceil(n / share1)),
                 "rows rest": int(np.ceil(n / share0)),
                 "test": f"{member.sum()} / {(~member).sum()}",
-                "whole file": "{} / {}".format(*run["file sizes"][attribute]),
+                "all rows": "{} / {}".format(*run["file sizes"][attribute]),
             }
         )
 show(pd.DataFrame(rows).set_index(["audit", "gap"]))
