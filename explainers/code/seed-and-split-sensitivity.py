@@ -33,20 +33,25 @@ def split(data, seed):
     return np.sort(train), np.sort(test)
 
 
-def fit_gaps(data, attribute, model_name, split_seed, model_seed, n_boot=None):
-    """Fit one model on one split; the group's parity and TPR gaps to the reference
-    group on its test rows."""
+def fit_split(data, model_name, split_seed, model_seed):
+    """Fit one model on one split; its test row positions and its predictions on
+    them."""
     train, test = split(data, split_seed)
     model = build_model(model_name, model_seed).fit(
         data.X.iloc[train], data.y.iloc[train]
     )
+    return test, model.predict(data.X.iloc[test])
+
+
+def gaps(data, attribute, test, predictions, n_boot=None):
+    """The group's parity and TPR gaps to the reference group on the test rows."""
     group, name, reference = (
         data.masks[attribute].iloc[test].to_numpy(),
         *AUDITS[data.name][1:],
     )
     table = gaps_to_reference(
         data.y.iloc[test].to_numpy(),
-        model.predict(data.X.iloc[test]),
+        predictions,
         sensitive_features={attribute: np.where(group == 1, name, reference)},
         reference=reference,
         metrics=list(GAPS),
@@ -64,44 +69,53 @@ for audit, d in data.items():
     )
 seeds = {audit: d.random_state + np.arange(N_SEEDS) for audit, d in data.items()}
 
-# (audit, model, what varies) -> list of (seed, parity gap, TPR gap)
+# (audit, model, what varies) -> list of (seed, test row positions, predictions)
 runs = {}
 for audit, model_name in [
     ("German Credit Lending", "logistic_regression"),
     ("German Credit Lending", "random_forest"),
     ("Benefits Denial", "logistic_regression"),
 ]:
-    d, attribute = data[audit], AUDITS[audit][0]
+    d = data[audit]
     runs[audit, model_name, "split"] = [
-        (s, *fit_gaps(d, attribute, model_name, s, d.random_state)["difference"])
-        for s in seeds[audit]
+        (s, *fit_split(d, model_name, s, d.random_state)) for s in seeds[audit]
     ]
 # The forest again on the audit's own split, with only its random_state changing.
 german = data["German Credit Lending"]
 runs["German Credit Lending", "random_forest", "model seed"] = [
-    (s, *fit_gaps(german, "age", "random_forest", german.random_state, s)["difference"])
+    (s, *fit_split(german, "random_forest", german.random_state, s))
     for s in seeds["German Credit Lending"]
 ]
+# (audit, model, what varies) -> one row per seed, one column per gap
+values = {
+    key: pd.DataFrame(
+        [
+            (s, *gaps(data[key[0]], AUDITS[key[0]][0], test, pred)["difference"])
+            for s, test, pred in rows
+        ],
+        columns=["seed", *GAPS.values()],
+    ).set_index("seed")
+    for key, rows in runs.items()
+}
 
 records = []
-for (audit, model_name, varies), rows in runs.items():
-    frame = pd.DataFrame(rows, columns=["seed", *GAPS.values()]).set_index("seed")
+for (audit, model_name, varies), frame in values.items():
     for gap in GAPS.values():
-        values = frame[gap]
-        own = values.loc[data[audit].random_state]
+        series = frame[gap]
+        own = series.loc[data[audit].random_state]
         records.append(
             {
                 "audit": audit,
                 "model": model_name,
                 "varies": varies,
                 "gap": gap,
-                "mean": values.mean(),
-                "sd": values.std(ddof=1),
-                "min": values.min(),
-                "max": values.max(),
+                "mean": series.mean(),
+                "sd": series.std(ddof=1),
+                "min": series.min(),
+                "max": series.max(),
                 "seed 42": own,
-                "seed 42 rank": f"{int((values < own).sum()) + 1}/{len(values)}",
-                "share < 0": (values < 0).mean(),
+                "seed 42 rank": f"{int((series < own).sum()) + 1}/{len(series)}",
+                "share < 0": (series < 0).mean(),
             }
         )
 summary = pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"])
@@ -129,18 +143,123 @@ for audit, d in data.items():
 print()
 
 # %%
+from faircode.metrics import (
+    mean_over_runs,
+    resample_counts,
+    resampled_gap,
+    single_run_range,
+)
+
+N_SHARED = 1000
+METRIC = {"parity gap": "selection_rate", "TPR gap": "tpr"}
+# Resample b draws rows of the whole data set once, so it is the same draw of people
+# in every run, whichever of them each split happened to test on.
+shared = {
+    audit: resample_counts(len(d.y), N_SHARED, random_state=0)
+    for audit, d in data.items()
+}
+
+
+def run_samples(key, gap):
+    """Each run's gap on every shared resample: one row per run."""
+    d = data[key[0]]
+    y, inside = d.y.to_numpy(), d.masks[AUDITS[key[0]][0]].to_numpy() == 1
+    counts = shared[key[0]]
+    return np.array(
+        [
+            resampled_gap(counts[:, test], y[test], pred, inside[test], METRIC[gap])
+            for _, test, pred in runs[key]
+        ]
+    )
+
+
+def interval_row(estimates, samples):
+    """The mean over runs with both intervals, formatted."""
+    mean = mean_over_runs(estimates, samples)
+    one = single_run_range(estimates, samples)
+    return {
+        "mean": f"{mean.estimate:+.3f}",
+        "mean over runs, 95%": f"[{mean.lower:+.3f}, {mean.upper:+.3f}]",
+        "one run, 95%": f"[{one.lower:+.3f}, {one.upper:+.3f}]",
+        "runs < 0": f"{int((np.asarray(estimates) < 0).sum())}/{len(estimates)}",
+    }
+
+
+samples = {(*key, gap): run_samples(key, gap) for key in runs for gap in GAPS.values()}
+records = []
+for key in runs:
+    for gap in GAPS.values():
+        row = interval_row(values[key][gap].to_numpy(), samples[(*key, gap)])
+        records.append(
+            {"audit": key[0], "model": key[1], "varies": key[2], "gap": gap, **row}
+        )
+# Which gap is larger on German Credit's logistic regression: their difference in
+# every run and every resample.
+key = ("German Credit Lending", "logistic_regression", "split")
+tpr, parity = values[key]["TPR gap"].to_numpy(), values[key]["parity gap"].to_numpy()
+tpr_s, parity_s = samples[(*key, "TPR gap")], samples[(*key, "parity gap")]
+for name, estimates, diff in [
+    ("TPR gap - parity gap", tpr - parity, tpr_s - parity_s),
+    ("|TPR gap| - |parity gap|", abs(tpr) - abs(parity), abs(tpr_s) - abs(parity_s)),
+]:
+    records.append(
+        {"audit": key[0], "model": key[1], "varies": key[2], "gap": name}
+        | interval_row(estimates, diff)
+    )
+print(
+    f"95% intervals from the {N_SEEDS} runs, each scored on the same {N_SHARED:,} "
+    "resamples of the whole data set (a split's test rows counted as often as the "
+    "resample drew them).\nmean over runs: where the average over runs lies "
+    "(faircode's mean_over_runs: test-row uncertainty plus the spread between runs "
+    f"over {N_SEEDS}).\none run: where one more run's gap may fall (single_run_range). "
+    "Both hold each fitted model fixed: the uncertainty of training on a fresh sample "
+    "\nenters only through the spread between splits, and those splits re-use the "
+    "same rows.\n"
+)
+show(pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"]))
+
+# %%
+from scipy import stats
+
 forest = summary.xs(
     ("German Credit Lending", "random_forest"), level=["audit", "model"]
 )["sd"].unstack("varies")
-forest["split share of variance"] = 1 - forest["model seed"] ** 2 / forest["split"] ** 2
+ratio = forest["model seed"] ** 2 / forest["split"] ** 2
+forest["split share of variance"] = 1 - ratio
+# Each variance has N_SEEDS - 1 degrees of freedom, so the ratio of the two sample
+# variances over the ratio of the true ones follows an F distribution.
+df = N_SEEDS - 1
+f_low, f_high = stats.f.ppf([0.025, 0.975], df, df)
+forest["share, 95% (F)"] = [
+    f"[{max(0.0, 1 - r / f_low):.3f}, {1 - r / f_high:.3f}]" for r in ratio
+]
+forest["F (split / seed)"] = 1 / ratio
+forest["p, equal variances"] = [
+    2 * min(stats.f.sf(v, df, df), stats.f.cdf(v, df, df)) for v in 1 / ratio
+]
 print(
     "German Credit Lending, random forest: standard deviation of the gap over "
     f"{N_SEEDS} seeds\n(split: new split each seed, random_state "
     f"{german.random_state}; "
-    f"model seed: split {german.random_state}, new random_state each seed)\n"
+    f"model seed: split {german.random_state}, new random_state each seed);\n"
+    f"share interval and F test from the F distribution with {df} and {df} degrees "
+    "of freedom\n"
 )
 show(
-    forest[["split", "model seed", "split share of variance"]],
+    forest[
+        [
+            "split",
+            "model seed",
+            "split share of variance",
+            "share, 95% (F)",
+            "F (split / seed)",
+            "p, equal variances",
+        ]
+    ],
+    formatters={
+        "F (split / seed)": "{:.2f}".format,
+        "p, equal variances": "{:.4f}".format,
+    },
     float_format=lambda v: f"{v:.3f}",
 )
 
@@ -153,9 +272,8 @@ for audit, model_name in [
     ("Benefits Denial", "logistic_regression"),
 ]:
     d = data[audit]
-    boot = fit_gaps(
-        d, AUDITS[audit][0], model_name, d.random_state, d.random_state, n_boot=N_BOOT
-    )
+    _, test, pred = runs[audit, model_name, "split"][0]  # seed 42, the audit's split
+    boot = gaps(d, AUDITS[audit][0], test, pred, n_boot=N_BOOT)
     for gap in GAPS.values():
         spread = summary.loc[(audit, model_name, "split", gap), "sd"]
         width = boot.loc[gap, "difference_upper"] - boot.loc[gap, "difference_lower"]
@@ -169,16 +287,78 @@ for audit, model_name in [
                 "interval width": width,
                 "bootstrap sd (width / 3.92)": width / 3.92,
                 "sd across splits": spread,
-                "ratio": spread / (width / 3.92),
             }
         )
 comparison = pd.DataFrame(rows).set_index(["audit", "model", "gap"])
 print(
     f"95% percentile bootstrap on the seed-42 test rows ({N_BOOT:,} resamples) against "
     "the standard deviation "
-    f"of the gap over {N_SEEDS} splits;\nratio = sd across splits / bootstrap sd\n"
+    f"of the gap over {N_SEEDS} splits\n"
 )
 show(comparison, float_format=lambda v: f"{v:.3f}")
+
+# %%
+N_FIXED = 300
+share = data["German Credit Lending"].manifest.test_size
+assert all(d.manifest.test_size == share for d in data.values())
+rows = []
+for audit, model_name in [
+    ("German Credit Lending", "logistic_regression"),
+    ("German Credit Lending", "random_forest"),
+    ("Benefits Denial", "logistic_regression"),
+]:
+    d, key = data[audit], (audit, model_name, "split")
+    y, inside = d.y.to_numpy(), d.masks[AUDITS[audit][0]].to_numpy() == 1
+    fixed = None
+    if model_name == "logistic_regression":
+        # The seed-42 model, never refitted: only the test rows change. (Not for the
+        # forest: it would be scored on rows it memorised in training.)
+        train, _ = split(d, d.random_state)
+        model = build_model(model_name, d.random_state).fit(d.X.iloc[train], y[train])
+        everyone = model.predict(d.X)
+        fixed = [split(d, s)[1] for s in d.random_state + np.arange(N_FIXED)]
+    for gap in GAPS.values():
+        boot_sd = np.nanstd(samples[(*key, gap)], axis=1, ddof=1).mean()
+        spread = values[key][gap].std(ddof=1)
+        fixed_sd = np.nan
+        if fixed is not None:
+            fixed_sd = np.std(
+                [
+                    resampled_gap(
+                        np.ones((1, len(t)), np.float32),
+                        y[t],
+                        everyone[t],
+                        inside[t],
+                        METRIC[gap],
+                    )[0]
+                    for t in fixed
+                ],
+                ddof=1,
+            )
+        rows.append(
+            {
+                "audit": audit,
+                "model": model_name,
+                "gap": gap,
+                "bootstrap sd": boot_sd,
+                "fixed model": fixed_sd,
+                "refitted": spread,
+                "fixed / bootstrap": fixed_sd / boot_sd,
+                "refitted / bootstrap": spread / boot_sd,
+            }
+        )
+print(
+    f"Standard deviation of the gap. bootstrap sd: mean over the {N_SEEDS} splits of "
+    f"each split's sd over the {N_SHARED:,} shared resamples;\nfixed model: the "
+    f"seed-42 model scored on the test rows of {N_FIXED} re-splits (seeds "
+    f"{d.random_state} on); refitted: sd over the {N_SEEDS} splits, model refitted "
+    f"on each.\nTest sets drawn without replacement from the same rows vary less "
+    f"than fresh samples by the factor sqrt(1 - {share}) = {np.sqrt(1 - share):.3f}\n"
+)
+show(
+    pd.DataFrame(rows).set_index(["audit", "model", "gap"]),
+    float_format=lambda v: "n/a" if np.isnan(v) else f"{v:.3f}",
+)
 
 # %%
 import matplotlib.pyplot as plt
@@ -198,9 +378,7 @@ jitter = np.random.default_rng(0).uniform(-0.15, 0.15, N_SEEDS)
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 5.6), sharey=True)
 for ax, gap in zip(axes, GAPS.values()):
     for position, (audit, model_name, varies, label) in enumerate(SERIES):
-        frame = pd.DataFrame(
-            runs[audit, model_name, varies], columns=["seed", *GAPS.values()]
-        ).set_index("seed")
+        frame = values[audit, model_name, varies]
         ax.scatter(
             frame[gap],
             position + jitter,
