@@ -26,6 +26,35 @@ for name in ("logistic_regression", "gradient_boosting"):
 MODEL = "gradient_boosting"  # the model under evaluation; the page says why
 y_pred = fitted[MODEL].predict(X_test)  # the default decision threshold, 0.5
 
+# Which is more accurate, on the same rows: the paired difference on shared
+# resamples, and McNemar's exact test on the rows where the two disagree.
+from scipy import stats
+from faircode.metrics import resample_counts
+
+n_test = len(y_test)
+# row 0: the test rows themselves; then 1,000 resamples of them
+boot_counts = np.vstack(
+    [np.ones((1, n_test)), resample_counts(n_test, 1000, data.random_state)]
+)
+right = {name: fitted[name].predict(X_test) == y_test for name in fitted}
+difference = (
+    boot_counts
+    @ (right["gradient_boosting"].astype(float) - right["logistic_regression"])
+    / n_test
+)
+low, high = np.quantile(difference[1:], [0.025, 0.975])
+only_gb = int((right["gradient_boosting"] & ~right["logistic_regression"]).sum())
+only_lr = int((right["logistic_regression"] & ~right["gradient_boosting"]).sum())
+mcnemar = stats.binomtest(only_gb, only_gb + only_lr, 0.5).pvalue
+print(
+    f"\naccuracy, gradient boosting minus logistic regression (paired bootstrap): "
+    f"{difference[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+)
+print(
+    f"rows right under one model only: {only_gb} gradient boosting, {only_lr} "
+    f"logistic regression; exact McNemar p = {mcnemar:.0e}"
+)
+
 # %%
 import numpy as np
 import pandas as pd
@@ -150,6 +179,47 @@ print(f"reference: {REFERENCE['sex']}")
 show(format_gaps(results["sex"].gaps))
 
 # %%
+def interval(values):
+    """Estimate (row 0) and 95% percentile interval over the resamples."""
+    low, high = np.nanquantile(values[1:], [0.025, 0.975])
+    return f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+women = GROUPS["sex"]["sex"] == "Female"
+base = {"women": y_test[women].mean(), "men": y_test[~women].mean()}
+weight = np.ones(n_test)
+weight[women & (y_test == 1)] = base["men"] / base["women"]
+weight[women & (y_test == 0)] = (1 - base["men"]) / (1 - base["women"])
+
+
+def rate_gap(event, w):
+    """Women's rate minus men's, in every resample, rows weighted by w."""
+    event = event.astype(float)
+    inside, outside = women * w, ~women * w
+    return boot_counts @ (event * inside) / (boot_counts @ inside) - boot_counts @ (
+        event * outside
+    ) / (boot_counts @ outside)
+
+
+rows = []
+for metric, event in (("accuracy", y_pred == y_test), ("selection_rate", y_pred == 1)):
+    measured = rate_gap(event, np.ones(n_test))
+    equal_base = rate_gap(event, weight)
+    rows.append(
+        {
+            "metric": metric,
+            "gap as measured": interval(measured),
+            "at men's base rate": interval(equal_base),
+            "from the base rates": interval(measured - equal_base),
+        }
+    )
+print(
+    f"women minus men; women's base rate {base['women']:.3f} reweighted to men's "
+    f"{base['men']:.3f}; paired 95% bootstrap intervals"
+)
+show(pd.DataFrame(rows).set_index("metric"))
+
+# %%
 for name in ("race", "age band"):
     print(f"reference: {REFERENCE[name]}")
     show(format_gaps(results[name].gaps))
@@ -164,19 +234,120 @@ cell_gaps = results["race x sex"].gaps
 print(f"reference: {' '.join(REFERENCE['race x sex'])}")
 show(format_gaps(cell_gaps))
 
-# How many difference intervals exclude 0, per metric, against how many would by
-# chance if no gap were real.
-estimable = cell_gaps[~cell_gaps["too_small"] & ~cell_gaps["few_events"]]
-excludes_0 = (estimable["difference_lower"] > 0) | (estimable["difference_upper"] < 0)
-tally = excludes_0.groupby(level="metric", sort=False).agg(
-    estimable="size", excluding_0="sum"
+# %%
+from scipy import stats
+
+
+def wilson(events, n, z=stats.norm.ppf(0.975)):
+    centre = (events + z * z / 2) / (n + z * z)
+    half = z / (n + z * z) * np.sqrt(events * (n - events) / n + z * z / 4)
+    return centre - half, centre + half
+
+
+def newcombe(e1, n1, e2, n2):
+    """Newcombe's (1998) hybrid score interval for e1/n1 - e2/n2."""
+    p1, p2 = e1 / n1, e2 / n2
+    (l1, u1), (l2, u2) = wilson(e1, n1), wilson(e2, n2)
+    return (
+        p1 - p2,
+        p1 - p2 - np.hypot(p1 - l1, u2 - p2),
+        p1 - p2 + np.hypot(u1 - p1, p2 - l2),
+    )
+
+
+def holm(p_values):
+    """Holm's step-down adjustment: the family-wise error rate stays at most alpha."""
+    p_values = np.asarray(p_values)
+    order, m = np.argsort(p_values), len(p_values)
+    adjusted, running = np.empty(m), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+RATE_ROWS = {  # metric -> (rows in its denominator, rows counted as events)
+    "selection_rate": (np.ones(n_test, bool), y_pred == 1),
+    "accuracy": (np.ones(n_test, bool), y_pred == y_test),
+    "fpr": (y_test == 0, y_pred == 1),
+    "fnr": (y_test == 1, y_pred == 0),
+}
+race, sex = GROUPS["race x sex"]["race"], GROUPS["race x sex"]["sex"]
+in_reference = (race == REFERENCE["race x sex"][0]) & (
+    sex == REFERENCE["race x sex"][1]
 )
-tally = tally.reindex(list(GAP_METRICS))
-tally["expected_by_chance"] = (tally["estimable"] * (1 - CONFIDENCE)).map(
-    "{:.2f}".format
+rows, p_values = [], []
+for (r, s_, metric), gap in cell_gaps[~cell_gaps["too_small"]].iterrows():
+    within, event = RATE_ROWS[metric]
+    in_cell = (race == r) & (sex == s_)
+    e1, n1 = int((event & within & in_cell).sum()), int((within & in_cell).sum())
+    e2, n2 = (
+        int((event & within & in_reference).sum()),
+        int((within & in_reference).sum()),
+    )
+    d, low, high = newcombe(e1, n1, e2, n2)
+    p_values.append(stats.fisher_exact([[e1, n1 - e1], [e2, n2 - e2]]).pvalue)
+    rows.append(
+        {
+            "race": r,
+            "sex": s_,
+            "metric": metric,
+            "events": f"{e1}/{n1} vs {e2}/{n2}",
+            "difference (Newcombe)": f"{d:+.3f} [{low:+.3f}, {high:+.3f}]",
+            "bootstrap excl. 0": (
+                "few events"
+                if gap["few_events"]
+                else (
+                    "yes"
+                    if gap["difference_lower"] > 0 or gap["difference_upper"] < 0
+                    else "no"
+                )
+            ),
+        }
+    )
+table = pd.DataFrame(rows).set_index(["race", "sex", "metric"])
+
+
+def p_text(p):
+    return f"{p:.4f}" if p >= 1e-4 else "< 0.0001"
+
+
+table["Fisher p"] = [p_text(p) for p in p_values]
+table["Holm p"] = [p_text(p) for p in holm(p_values)]
+print(
+    f"{len(table)} gaps against White men tested as one family; Holm-adjusted p "
+    f"below 0.05: {int((holm(p_values) < 0.05).sum())}"
 )
-print()
-show(tally)
+show(table)
+survivors = table.index[holm(p_values) < 0.05].droplevel("metric").unique()
+print(
+    "base rates: "
+    + "; ".join(
+        f"{r} {s_} {y_test[(race == r) & (sex == s_)].mean():.3f}"
+        for r, s_ in [*survivors, REFERENCE["race x sex"]]
+    )
+)
+
+# %%
+def fnr(in_cell):
+    positives = ((y_test == 1) & in_cell).astype(float)
+    return boot_counts @ ((y_pred == 0) * positives) / (boot_counts @ positives)
+
+
+black_men = (race == "Black") & (sex == "Male")
+others = {
+    "the Black group as a whole": race == "Black",
+    "White women": (race == "White") & (sex == "Female"),
+    "Black women": (race == "Black") & (sex == "Female"),
+}
+black_women_positives = int(((y_test == 1) & others["Black women"]).sum())
+print("false negative rate, Black men minus (paired 95% bootstrap):")
+for label, in_cell in others.items():
+    print(f"  {label:<28} {interval(fnr(black_men) - fnr(in_cell))}")
+print(
+    f"(Black women have {black_women_positives} positives, under the minimum of "
+    f"{MIN_COUNT})"
+)
 
 # %%
 import matplotlib.pyplot as plt
