@@ -125,31 +125,148 @@ fig.set_label(
 )
 
 # %%
-SPLITS = 5
-seeds = run_benchmark([AUDIT], models=["logistic_regression"], seeds=SPLITS, n_jobs=1)
-sex = seeds[seeds["attribute"] == target.attribute]
-wide = sex.pivot_table(
-    index="seed", columns="strategy", values=["parity_gap", "tpr_gap", "accuracy"]
+from faircode.mitigation import paired_changes
+from faircode.models import build_model
+
+# Is S2's narrowing only a screen that selects fewer people? Cut S2's scores where
+# they select as many test rows as the baseline does, and compare the gaps on the
+# same test rows (paired bootstrap).
+rows_train, rows_test = data.idx_train, data.idx_test
+women = data.masks[target.attribute].to_numpy()[rows_test] == 1
+rules = {}
+for strategy in ["baseline", "S2"]:
+    features = load_audit(AUDIT, strategy).X.to_numpy(dtype=float)
+    fitted = build_model("logistic_regression", data.random_state).fit(
+        features[rows_train], y[rows_train]
+    )
+    rules[strategy] = fitted.predict(features[rows_test])
+    harness_row = results[
+        (results["strategy"] == strategy)
+        & (results["model"] == "logistic_regression")
+        & (results["attribute"] == target.attribute)
+    ].iloc[0]
+    refit_gap = rules[strategy][women].mean() - rules[strategy][~women].mean()
+    if abs(refit_gap - harness_row["parity_gap"]) > 1e-12:
+        raise RuntimeError(f"the refitted {strategy} does not reproduce the harness")
+scores = fitted.predict_proba(features[rows_test])[:, 1]  # S2, the last one fitted
+# The cut that selects the baseline's number of test rows.
+cut = np.sort(scores)[::-1][int(rules["baseline"].sum())]
+MATCHED = "S2, selecting as many as the baseline"
+rules[MATCHED] = (scores > cut).astype(int)
+if rules[MATCHED].sum() != rules["baseline"].sum():
+    raise RuntimeError("tied scores at the cut: S2 cannot select exactly as many")
+N_BOOT = 1000
+changes = paired_changes(
+    y[rows_test],
+    rules,
+    sensitive_features=women,
+    group=True,
+    base=MATCHED,
+    n_boot=N_BOOT,
+    random_state=0,
 )
-changes = pd.DataFrame(
-    {("S2", "parity gap"): wide["parity_gap"]["S2"]}
-    | {
-        (strategy, measure): wide[column][strategy] - wide[column]["S2"]
-        for strategy in ["S3", "S4", "reweighing"]
-        for measure, column in [
-            ("parity gap", "parity_gap"),
-            ("TPR gap", "tpr_gap"),
-            ("accuracy", "accuracy"),
-        ]
+table = pd.DataFrame(
+    {
+        "selected": {k: f"{v.mean():.3f}" for k, v in rules.items()},
+        "parity gap": {
+            k: f"{v[women].mean() - v[~women].mean():+.3f}" for k, v in rules.items()
+        },
+        "paired change [95%]": {
+            k: f"{r.parity_change:+.3f} [{r.parity_lower:+.3f}, {r.parity_upper:+.3f}]"
+            for k, r in changes.iterrows()
+            if k != MATCHED
+        },
     }
-)
+).fillna("reference")
 print(
-    "S2's parity gap, and each mitigation's change from S2 on the same split, "
-    f"{target.attribute} ({data.groups[target.attribute]}), "
-    f"logistic regression, {SPLITS} splits of the {len(data.y):,} rows:"
+    f"Logistic regression, {target.attribute} ({data.groups[target.attribute]}), the "
+    f"audit's {len(rows_test):,} test rows; paired change: the rule's parity gap minus "
+    f"that of {MATCHED!r}, 95% paired bootstrap interval, {N_BOOT:,} resamples:"
 )
-# One row per strategy and measure, one column per split: long rather than wide.
-by_split = changes.T.rename_axis(["strategy", "measure"]).rename(
-    columns=lambda seed: f"seed {seed}"
+show(table.rename_axis("rule"))
+
+# %%
+import numpy as np
+from scipy import stats
+
+SPLITS = 20
+MITIGATIONS = ["S3", "S4", "reweighing"]
+seeds = run_benchmark(
+    [AUDIT], ["S2", *MITIGATIONS], ["logistic_regression"], seeds=SPLITS, n_jobs=1
 )
-show(by_split, float_format=lambda v: f"{round(v, 3) + 0.0:+.3f}")  # + 0.0: no "-0.000"
+n_test, n_train = int(seeds["n_test"].iloc[0]), int(seeds["n_train"].iloc[0])
+
+
+def by_split(attribute, column):
+    """One row per split (seed), one column per strategy."""
+    rows = seeds[seeds["attribute"] == attribute]
+    return rows.pivot_table(index="seed", columns="strategy", values=column)
+
+
+def signed(value):
+    return f"{round(value, 3) + 0.0:+.3f}"  # + 0.0: no "-0.000"
+
+
+def over_splits(values):
+    """Mean of one number per split, with two 95% t intervals over the splits.
+
+    "95% t": sd / sqrt(n), the spread of these n splits of these rows; it says
+    where the average over more such splits would fall. "corrected": Nadeau and
+    Bengio's (2003) sd * sqrt(1/n + test rows / training rows), which allows for
+    every split drawing its rows from the same data set, so that the splits are not
+    independent samples of the population.
+    """
+    values = np.asarray(values, dtype=float)
+    n, mean, sd = len(values), values.mean(), values.std(ddof=1)
+    quantile = stats.t.ppf(0.975, n - 1)
+    plain = quantile * sd / np.sqrt(n)
+    corrected = quantile * sd * np.sqrt(1 / n + n_test / n_train)
+    low, high = signed(mean - plain), signed(mean + plain)
+    return {
+        "mean [95% t]": f"{signed(mean)} [{low}, {high}]",
+        "95% corrected": f"[{signed(mean - corrected)}, {signed(mean + corrected)}]",
+        "min": signed(values.min()),
+        "max": signed(values.max()),
+        "splits > 0": f"{(values > 0).sum()}/{n}",
+    }
+
+
+sex = target.attribute
+parity, accuracy = by_split(sex, "parity_gap"), by_split(sex, "accuracy")
+summary = {}
+for strategy in MITIGATIONS:
+    summary[("parity gap, change from S2", strategy)] = parity[strategy] - parity["S2"]
+for strategy in MITIGATIONS:
+    summary[("accuracy, change from S2", strategy)] = (
+        accuracy[strategy] - accuracy["S2"]
+    )
+for gap, name in [("tpr_gap", "TPR gap"), ("fpr_gap", "FPR gap")]:
+    for strategy in ["S2", "S3", "S4"]:
+        summary[(name, strategy)] = by_split(sex, gap)[strategy]
+for attribute in data.masks:
+    if attribute != sex:
+        other = by_split(attribute, "parity_gap")
+        for strategy in MITIGATIONS:
+            summary[(f"{attribute} parity gap, change from S2", strategy)] = (
+                other[strategy] - other["S2"]
+            )
+print(
+    f"Logistic regression on {SPLITS} splits of the {len(data.y):,} rows (seeds "
+    f"{seeds['seed'].min()} to {seeds['seed'].max()}), {n_test:,} test rows each; "
+    f"{sex} ({data.groups[sex]}) unless another attribute is named. Mean over the "
+    "splits with a 95% t interval over them, and the interval corrected for splits "
+    "that share their rows (Nadeau and Bengio):"
+)
+table = pd.DataFrame({key: over_splits(v) for key, v in summary.items()}).T
+show(table.rename_axis(["measure", "strategy"]))
+
+print(
+    "S4 against S3 on each split: how much nearer parity S4 leaves the parity gap "
+    "(|S3 gap| - |S4 gap|; > 0: S4 nearer), and S4's accuracy minus S3's:"
+)
+head_to_head = {
+    "parity gap, |S3| - |S4|": parity["S3"].abs() - parity["S4"].abs(),
+    "accuracy, S4 - S3": accuracy["S4"] - accuracy["S3"],
+}
+table = pd.DataFrame({key: over_splits(v) for key, v in head_to_head.items()}).T
+show(table.rename_axis("S4 against S3"))
