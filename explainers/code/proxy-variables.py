@@ -105,9 +105,18 @@ for audit, attr in TARGETS.items():
             }
         )
     clear = int((drops["lower"] > 0).sum())
+    # Is the largest drop larger than the second? Paired: both refits on the same rows.
+    first, second = drops.index[:2]
+    _, without_first = attribute_scores(data, attr, [c for c in core if c != first])
+    _, without_second = attribute_scores(data, attr, [c for c in core if c != second])
+    lead = delong_difference(
+        group, without_second, without_first, confidence=CONFIDENCE
+    )
     print(
         f"{audit}, {attr}: dropping a core column lowers the AUC, with an interval "
-        f"above 0, for {clear} of the {len(core)} core columns"
+        f"above 0, for {clear} of the {len(core)} core columns; the largest drop "
+        f"({first}) minus the second ({second}): "
+        f"{with_interval(*lead[['difference', 'lower', 'upper']], '+')}"
     )
 show(pd.DataFrame(rows).set_index(["audit", "attribute"]))
 
