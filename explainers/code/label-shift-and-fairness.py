@@ -120,9 +120,69 @@ print(f"closed forms against reweighted gaps, largest difference: {formula_error
 parity_zero = (men_rates["selection_rate"] - fpr_w) / (tpr_w - fpr_w)
 q = men_rates["precision"]
 precision_zero = q * fpr_w / (tpr_w * (1 - q) + q * fpr_w)
-print(f"parity gap is zero at women's base rate    {parity_zero:.3f}")
-print(f"precision gap is zero at women's base rate {precision_zero:.3f}")
-print(f"men's base rate                            {men_rates['base_rate']:.3f}")
+
+# The same closed forms on 1,000 bootstrap resamples of the test rows (row 0: the
+# rows themselves), all quantities on the same resamples so that differences are
+# paired.
+from faircode.metrics import resample_counts
+
+boot = np.vstack([np.ones((1, len(y))), resample_counts(len(y), 1000, random_state=0)])
+
+
+def rate(event, rows):
+    rows = rows.astype(float)
+    return boot @ (event * rows) / (boot @ rows)
+
+
+tpr_wb, fpr_wb = rate(pred, women & (y == 1)), rate(pred, women & (y == 0))
+fpr_mb = rate(pred, ~women & (y == 0))
+base_mb, select_mb = rate(y, ~women), rate(pred, ~women)
+precision_mb = rate(y, ~women & (pred == 1))
+
+
+def crossing_parity(tpr, fpr):
+    return (select_mb - fpr) / (tpr - fpr)
+
+
+def precision_w(p):
+    return p * tpr_wb / (p * tpr_wb + (1 - p) * fpr_wb)
+
+
+parity_b = crossing_parity(tpr_wb, fpr_wb)
+precision_b = (
+    precision_mb * fpr_wb / (tpr_wb * (1 - precision_mb) + precision_mb * fpr_wb)
+)
+equal_fpr_b = crossing_parity(tpr_wb, fpr_mb)  # women's FPR set to men's
+
+
+def shown(values, sign=""):
+    low, high = np.quantile(values[1:], [0.025, 0.975])
+    return f"{values[0]:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+
+
+checks = {
+    "parity gap is zero at women's base rate": shown(parity_b),
+    "precision gap is zero at women's base rate": shown(precision_b),
+    "men's base rate": shown(base_mb),
+    "parity crossing minus men's base rate": shown(parity_b - base_mb, "+"),
+    "parity crossing minus precision crossing": shown(parity_b - precision_b, "+"),
+    "parity crossing with women's FPR set to men's": shown(equal_fpr_b),
+    "  shift of the crossing due to the FPR gap": shown(parity_b - equal_fpr_b, "+"),
+    "precision gap at women's base rate as measured": shown(
+        precision_w(rate(y, women)) - precision_mb, "+"
+    ),
+    "precision gap at women's base rate = men's": shown(
+        precision_w(base_mb) - precision_mb, "+"
+    ),
+}
+print("95% percentile bootstrap, 1,000 resamples of the test rows, paired:")
+width = max(map(len, checks))
+for name, value in checks.items():
+    print(f"{name:<{width}}  {value}")
+assert (
+    abs(parity_b[0] - parity_zero) < 1e-9
+    and abs(precision_b[0] - precision_zero) < 1e-9
+)
 
 # %%
 import matplotlib.pyplot as plt
