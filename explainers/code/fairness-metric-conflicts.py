@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 from faircode import load_audit
-from faircode.metrics import format_rates, group_rates
+from faircode.metrics import format_gaps, format_rates, gaps_to_reference, group_rates
 from faircode.models import build_model
 from faircode.splits import group_label_cells
 from faircode.display import show
@@ -70,7 +70,19 @@ for audit, (attr, group, reference) in AUDITS.items():
         f"measured on {len(test):,} test rows"
     )
     show(shown)
-    print()
+    base_gap = gaps_to_reference(
+        y[test],
+        y[test],
+        sensitive_features={attr: groups[test]},
+        reference=reference,
+        metrics=["base_rate"],
+        n_boot=1000,
+        random_state=0,
+    )
+    print(
+        f"base-rate gap, {group} minus {reference}: "
+        f"{format_gaps(base_gap)['difference'].iloc[0]}\n"
+    )
 
 # %%
 import numpy as np
@@ -98,7 +110,7 @@ print(
     f"a rate is printed when at least {MIN_COUNT} rows lie behind it (other pages: "
     "30)\n"
 )
-gaps = {}
+gaps, decided = {}, {}
 for audit, a in audits.items():
     X, y, groups, model, test = a["X"], a["y"], a["groups"], a["model"], a["test"]
     rows = []
@@ -129,6 +141,7 @@ for audit, a in audits.items():
             min_count=MIN_COUNT,
         ).droplevel(a["attr"])
         gaps[audit, rule] = table
+        decided[audit, rule] = pred
         shown = format_gaps(table)["difference"].rename(GAPS)
         predicted = (
             f"{table.loc['precision', 'count']}/"
@@ -155,6 +168,80 @@ for audit, a in audits.items():
         f"precision: the predicted positives in the last column"
     )
     print()
+
+# %%
+from faircode.metrics import resample_counts
+
+
+def resampled(counts, y, member, pred):
+    """Accuracy, selection gap and precision gap in every resample (row 0: all rows)."""
+    y, pred = y.astype(np.float32), pred.astype(np.float32)
+    inside = member.astype(np.float32)
+    outside = 1 - inside
+
+    def rate(num, den):
+        return (counts @ num) / (counts @ den)
+
+    return {
+        "accuracy": counts @ (pred == y).astype(np.float32) / len(y),
+        "selection gap": rate(pred * inside, inside) - rate(pred * outside, outside),
+        "precision gap": rate(y * pred * inside, pred * inside)
+        - rate(y * pred * outside, pred * outside),
+    }
+
+
+rows = []
+for audit, a in audits.items():
+    y, test = a["y"][a["test"]], a["test"]
+    member = a["groups"][test] == a["group"]
+    # Row 0 counts every test row once (the estimate); rows 1.. are 1,000 resamples
+    # shared by every rule, so each change below is paired.
+    counts = np.vstack([np.ones(len(test)), resample_counts(len(test), 1000)])
+    base = resampled(counts, y, member, decided[audit, "one threshold (0.5)"])
+    for rule in ("parity thresholds", "equalized-odds thresholds"):
+        other = resampled(counts, y, member, decided[audit, rule])
+        row = {"audit": audit, "rule minus one threshold": rule}
+        for name in base:
+            change = other[name] - base[name]
+            low, high = np.nanquantile(change[1:], [0.025, 0.975])
+            row[f"{name} change"] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+        rows.append(row)
+show(pd.DataFrame(rows).set_index(["audit", "rule minus one threshold"]))
+
+# %%
+# German Credit's credits were sampled by outcome, 700 good and 300 bad. Error rates
+# within a class (TPR, FPR) do not depend on that mix; selection rates and precision
+# do. Each test row reweighted so that bad credits are a share b (the same weight in
+# both age groups), the decisions as they are.
+a = audits["German Credit Lending"]
+y, test = a["y"][a["test"]], a["test"]
+sample_bad = 1 - a["y"].mean()
+rows = []
+for bad in (0.05, 0.10, 0.20, sample_bad):
+    weight = np.where(y == 1, (1 - bad) / (1 - sample_bad), bad / sample_bad)
+    for rule in RULES:
+        table = gaps_to_reference(
+            y,
+            decided["German Credit Lending", rule],
+            sensitive_features={a["attr"]: a["groups"][test]},
+            reference=a["reference"],
+            metrics=["selection_rate", "precision"],
+            sample_weight=weight,
+            n_boot=1000,
+            random_state=0,
+            min_count=MIN_COUNT,
+        ).droplevel(a["attr"])
+        shown = format_gaps(table)["difference"]
+        rows.append(
+            {
+                "bad credits b": f"{bad:.2f}"
+                + (" (sample)" if bad == sample_bad else ""),
+                "rule": rule,
+                "selection gap": shown["selection_rate"],
+                "precision gap": shown["precision"],
+            }
+        )
+show(pd.DataFrame(rows).set_index(["bad credits b", "rule"]))
 
 # %%
 import pandas as pd
@@ -278,3 +365,39 @@ for label, cut in [("medium/high", 5), ("high", 8)]:
             }
         )
 show(pd.DataFrame(rows), index=False, float_format=lambda v: f"{v:.3f}")
+
+# How much of the FPR gap the base rates alone force: the observed gap beside the gap a
+# tool with the pooled PPV and FNR would have, on the same 2,000 resamples (row 0: all
+# rows), and their difference.
+from faircode.metrics import resample_counts
+
+counts = np.vstack([np.ones(len(outcome)), resample_counts(len(outcome), 2000)])
+black = (race == "African-American").astype(float)
+y_ = outcome.astype(float)
+
+
+def rate(num, den):
+    return (counts @ num) / (counts @ den)
+
+
+rows = []
+for label, cut in [("medium/high", 5), ("high", 8)]:
+    flag = (decile >= cut).astype(float)
+    pooled_ppv, pooled_fnr = rate(y_ * flag, flag), rate(y_ * (1 - flag), y_)
+    fpr, implied = {}, {}
+    for name, rows_in in (("AA", black), ("C", 1 - black)):
+        p = rate(y_ * rows_in, rows_in)
+        fpr[name] = rate(flag * (1 - y_) * rows_in, (1 - y_) * rows_in)
+        implied[name] = p / (1 - p) * (1 - pooled_ppv) / pooled_ppv * (1 - pooled_fnr)
+    observed, forced = fpr["AA"] - fpr["C"], implied["AA"] - implied["C"]
+    row = {"tool label": label}
+    for name, value in (
+        ("FPR gap", observed),
+        ("gap, pooled PPV and FNR", forced),
+        ("FPR gap minus that", observed - forced),
+    ):
+        low, high = np.quantile(value[1:], [0.025, 0.975])
+        row[name] = f"{value[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+    rows.append(row)
+print("\nAfrican-American minus Caucasian, 95% bootstrap intervals (2,000 resamples)")
+show(pd.DataFrame(rows).set_index("tool label"))
