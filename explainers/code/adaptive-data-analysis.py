@@ -110,6 +110,15 @@ for label, kk in [
         f"{pick(gap_b, kk)[0]:>+9.4f}"
         f"{pick(acc_a, kk)[0]:>8.4f}{pick(acc_b, kk)[0]:>8.4f}"
     )
+# How many rules that meet the accuracy floor have a gap near zero on all the test rows?
+gap_all, acc_all = rule_table(scores, y, women, np.ones((1, n)))
+half = int(np.flatnonzero(GRID == 0.5)[0])
+eligible = acc_all[0] >= acc_all[0, half, half] - 0.02
+print(
+    f"on all {n:,} test rows: {int(eligible.sum())} rules meet the accuracy floor; "
+    f"{int((eligible & (np.abs(gap_all[0]) < 0.005)).sum())} of them have |gap| < "
+    f"0.005 (smallest {np.abs(gap_all[0][eligible]).min():.4f})"
+)
 
 # %%
 import numpy as np
@@ -201,10 +210,19 @@ def compare(parts, seed, repeats=REPEATS, budget=BUDGET):
         *parts["train"], np.ones((1, len(parts["train"][0])))
     )
     n_w, n_m = (halves * women).sum(1).mean(), (halves * (1 - women)).sum(1).mean()
+    # Twice the largest possible standard error on half A (the one at a rate of 0.5).
     t_acc, t_gap = (
         1 / np.sqrt(n_w + n_m),
         np.sqrt(1 / n_w + 1 / n_m),
-    )  # about 2 standard errors at most
+    )
+    # The actual standard errors on half A, at the rates of the rule fixed in advance.
+    k0 = choose(train_gap, train_acc)[0]
+    selected = scores[:, None] >= GRID[None, :]
+    r_w = selected[women == 1, k0 // len(GRID)].mean()
+    r_m = selected[women == 0, k0 % len(GRID)].mean()
+    a0 = pick(rule_table(scores, y, women, np.ones((1, len(scores))))[1], [k0])[0]
+    se_gap = np.sqrt(r_w * (1 - r_w) / n_w + r_m * (1 - r_m) / n_m)
+    se_acc = np.sqrt(a0 * (1 - a0) / (n_w + n_m))
     rng = np.random.default_rng(
         seed + 1
     )  # Thresholdout's own noise, apart from the halvings' draws
@@ -237,20 +255,29 @@ def compare(parts, seed, repeats=REPEATS, budget=BUDGET):
             acc_a,
         ),
     }
-    result = {"used": used_acc + used_gap, "thresholds": (t_gap, t_acc)}
+    result = {
+        "used": used_acc + used_gap,
+        "thresholds": (t_gap, t_acc),
+        "standard errors": (se_gap, se_acc),
+    }
     for way, (k, gap_reported, acc_reported) in ways.items():
         result[way] = {
             "gap": (np.abs(pick(gap_reported, k)), np.abs(pick(gap_b, k))),
             "acc": (pick(acc_reported, k), pick(acc_b, k)),
+            "rule": k,
         }
     return result
 
 
 def print_comparison(result):
     used = result["used"]
+    (t_gap, t_acc), (se_gap, se_acc) = result["thresholds"], result["standard errors"]
     print(
-        f"Thresholdout thresholds: gap {result['thresholds'][0]:.3f}, accuracy "
-        f"{result['thresholds'][1]:.3f}; "
+        f"Thresholdout thresholds: gap {t_gap:.3f}, accuracy {t_acc:.3f}, each twice "
+        "the largest possible standard error on half A (at a rate of 0.5);\nat the "
+        f"rates of the rule fixed in advance the standard errors are {se_gap:.4f} and "
+        f"{se_acc:.4f}, so the thresholds are {t_gap / se_gap:.2f} and "
+        f"{t_acc / se_acc:.2f} standard errors\n"
         f"holdout consulted per analysis: median {np.median(used):.0f} (min "
         f"{used.min()}, max {used.max()}) "
         f"of {2 * len(GRID) ** 2:,} queries; analyses that hit the budget of {BUDGET}: "
@@ -265,10 +292,89 @@ def print_comparison(result):
                 index=pd.Index(ways, name="|gap|" if quantity == "gap" else "accuracy"),
             )
         )
+    print(
+        "5th-95th pct: the spread of the optimism over the halvings, what ONE halving "
+        "may show; not an interval for the mean.\nPaired over the same "
+        f"{len(used)} halvings: mean difference and its 95% interval (Monte Carlo "
+        "error of the mean over halvings, given these test rows)"
+    )
+    show(paired(result))
+
+
+WAYS = ["chosen on half A", "chosen via Thresholdout", "fixed in advance"]
+
+
+def paired(result):
+    """Differences between the ways of choosing, halving by halving."""
+    on_a, via, fixed = (result[way] for way in WAYS)
+
+    def gap_optimism(r):
+        return r["gap"][1] - r["gap"][0]
+
+    def acc_optimism(r):
+        return r["acc"][0] - r["acc"][1]
+
+    differences = {
+        "fresh |gap|: chosen on half A minus fixed": on_a["gap"][1] - fixed["gap"][1],
+        "fresh |gap|: Thresholdout minus fixed": via["gap"][1] - fixed["gap"][1],
+        "|gap| optimism: chosen on half A minus Thresholdout": gap_optimism(on_a)
+        - gap_optimism(via),
+        "|gap| optimism of the fixed rule": gap_optimism(fixed),
+        "accuracy optimism: Thresholdout minus chosen on half A": acc_optimism(via)
+        - acc_optimism(on_a),
+    }
+    rows = {}
+    for name, d in differences.items():
+        mean, half_width = d.mean(), 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+        rows[name] = {
+            "mean": f"{mean:+.4f}",
+            "95% (halvings)": f"[{mean - half_width:+.4f}, {mean + half_width:+.4f}]",
+            "share > 0": f"{(d > 0).mean():.2f}",
+        }
+    table = pd.DataFrame(rows).T
+    table.index.name = (
+        "Thresholdout chose the fixed rule in "
+        f"{(via['rule'] == fixed['rule']).mean():.2f} of the halvings"
+    )
+    return table
 
 
 benefits = compare(parts, seed)
 print_comparison(benefits)
+
+# %%
+halves = random_halves(n, REPEATS, seed)  # the halvings of compare() above
+gap_a, acc_a = rule_table(scores, y, women, halves)
+gap_b, acc_b = rule_table(scores, y, women, 1 - halves)
+
+
+def interval(d):
+    """Mean over halvings and its 95% Monte Carlo interval, formatted."""
+    half_width = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    return (
+        f"{d.mean():+.4f} [{d.mean() - half_width:+.4f}, {d.mean() + half_width:+.4f}]"
+    )
+
+
+rows = {}
+for limit in (0.01, 0.02):
+    within = np.abs(gap_a.reshape(REPEATS, -1)) <= limit
+    k = np.where(within, acc_a.reshape(REPEATS, -1), -np.inf).argmax(1)
+    gap_reported, gap_fresh = np.abs(pick(gap_a, k)), np.abs(pick(gap_b, k))
+    rows[f"|gap| at most {limit}"] = {
+        "accuracy reported": f"{pick(acc_a, k).mean():.4f}",
+        "accuracy fresh": f"{pick(acc_b, k).mean():.4f}",
+        "accuracy optimism": interval(pick(acc_a, k) - pick(acc_b, k)),
+        "|gap| optimism": interval(gap_fresh - gap_reported),
+        "fresh |gap| over the limit": f"{(gap_fresh > limit).mean():.2f}",
+    }
+print(
+    f"Benefits Denial, {REPEATS} halvings: the rule of highest accuracy on half A "
+    "among those whose |gap| on half A is within the limit.\nOptimism: mean over "
+    "the halvings with its 95% interval (Monte Carlo error, given these test rows); "
+    "last column: share of halvings whose chosen rule breaks the limit on half B"
+)
+show(pd.DataFrame(rows).T.rename_axis("constraint"))
 
 # %%
 import matplotlib.pyplot as plt
@@ -318,4 +424,50 @@ for part in ["train", "test"]:
     rows = parts_german[part]
     accuracy = rule_table(*rows, np.ones((1, len(rows[0]))))[1][0, half, half]
     print(f"accuracy of the single threshold 0.5 on the {part} rows: {accuracy:.3f}")
-print_comparison(compare(parts_german, seed_german))
+german = compare(parts_german, seed_german)
+print_comparison(german)
+
+# %%
+from sklearn.model_selection import cross_val_predict
+
+german_data = load_audit("German Credit Lending")
+train_rows = german_data.idx_train
+out_of_fold = cross_val_predict(
+    build_model("logistic_regression", seed_german),
+    german_data.X.iloc[train_rows],
+    german_data.y.iloc[train_rows],
+    cv=5,
+    method="predict_proba",
+)[:, 1]
+honest_parts = dict(parts_german, train=(out_of_fold, *parts_german["train"][1:]))
+honest = compare(honest_parts, seed_german)
+rows = {}
+for label, part, result in [
+    ("in-sample (as above)", parts_german, german),
+    ("out of fold (5-fold)", honest_parts, honest),
+]:
+    train = part["train"]
+    via = result["chosen via Thresholdout"]
+    rows[label] = {
+        "train accuracy at 0.5": rule_table(*train, np.ones((1, len(train[0]))))[1][
+            0, half, half
+        ],
+        "|gap| optimism": np.mean(via["gap"][1] - via["gap"][0]),
+        "accuracy optimism": np.mean(via["acc"][0] - via["acc"][1]),
+        "accuracy fresh": np.mean(via["acc"][1]),
+        "holdout uses (median)": np.median(result["used"]),
+    }
+print(
+    f"German Credit Lending, Thresholdout over the same {REPEATS} halvings, by "
+    "where its training answers come from"
+)
+show(
+    pd.DataFrame(rows).T.rename_axis("training answers"),
+    formatters={
+        "train accuracy at 0.5": "{:.3f}".format,
+        "|gap| optimism": "{:+.4f}".format,
+        "accuracy optimism": "{:+.4f}".format,
+        "accuracy fresh": "{:.4f}".format,
+        "holdout uses (median)": "{:.0f}".format,
+    },
+)
