@@ -176,7 +176,7 @@ def recourse_measures(member, denied, cost, counts):
     return out
 
 
-rows, gap_rows = [], []
+rows, gap_rows, no_recourse_gap = [], [], {}
 for audit, fit in audits.items():
     data, denied, test = fit["data"], fit["denied"], fit["test"]
     cost = np.full(len(test), np.nan)
@@ -185,6 +185,9 @@ for audit, fit in audits.items():
     for attr in GROUPS[audit]:
         member = data.masks[attr].to_numpy()[test].astype(float)
         measures = recourse_measures(member, denied.astype(float), cost, counts)
+        no_recourse_gap[audit, attr] = (
+            measures["group"]["no recourse"] - measures["rest"]["no recourse"]
+        )
         for label, m in (("group", member), ("rest", 1 - member)):
             name = data.groups[attr] if label == "group" else "everyone else"
             d = denied & (m == 1)
@@ -194,6 +197,7 @@ for audit, fit in audits.items():
                     "group": name,
                     "denied": f"{d.sum():,} of {int(m.sum()):,}",
                     "no recourse": f"{int((~np.isfinite(cost[d])).sum()):,}",
+                    "with recourse": f"{int(np.isfinite(cost[d]).sum()):,}",
                     "share of denied": cell(measures[label]["no recourse"]),
                     "mean cost": cell(measures[label]["mean cost"]),
                 }
@@ -217,6 +221,14 @@ for audit, fit in audits.items():
 show(pd.DataFrame(rows).set_index(["audit", "group"]))
 print("gap: the group minus everyone else (95% bootstrap over the test rows)")
 show(pd.DataFrame(gap_rows).set_index(["audit", "group"]))
+print(
+    "Benefits Denial, no-recourse gap of women minus that of not White (paired): "
+    + cell(
+        no_recourse_gap["Benefits Denial", "sex"]
+        - no_recourse_gap["Benefits Denial", "race"],
+        "+",
+    )
+)
 
 # What the cheapest changes ask for: the mean change of each actionable feature among
 # the denied who have recourse, for the group each audit targets and everyone else.
@@ -264,6 +276,21 @@ for ax, (audit, attr) in zip(
         curves[label] = (cost[inside][:, None] <= grid).mean(axis=0)
         ax.step(grid, curves[label], where="post", label=f"{label} ({inside.sum():,})")
     above = curves[data.groups[attr]] - curves["everyone else"]
+    if audit == "Benefits Denial":  # pointwise paired intervals at a few costs
+        counts = resample_counts(len(cost))
+        for c in (0.25, 0.5, 1, 2, 4, 10):
+            within = (cost <= c).astype(float)
+            share = {
+                who: counts @ (within * m) / (counts @ m)
+                for who, m in (
+                    ("group", member.astype(float)),
+                    ("rest", (~member).astype(float)),
+                )
+            }
+            print(
+                f"  cost at most {c:>4}: {data.groups[attr]} minus everyone else "
+                f"{cell(share['group'] - share['rest'], '+')}"
+            )
     print(
         f"{audit}: the {data.groups[attr]} curve minus everyone else's ranges from "
         f"{above.min():+.3f} to {above.max():+.3f} over costs 0 to {top:.0f}"
@@ -325,3 +352,146 @@ for audit, attr in TARGET.items():
             }
         )
 show(pd.DataFrame(rows).set_index(["audit", "gap in"]))
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
+
+audit = "Benefits Denial"
+fit = audits[audit]
+data, test, denied = fit["data"], fit["test"], fit["denied"]
+model = build_model("logistic_regression", data.random_state)
+model.fit(data.X.iloc[data.idx_train], data.y.iloc[data.idx_train])
+scaler, logistic = model[0], model[-1]
+at_bounds = data.X.iloc[test][denied].copy()
+for k, name in enumerate(ACTIONABLE[audit]):
+    at_bounds[name] = fit["upper"][:, k] if fit["coef"][k] > 0 else fit["lower"][:, k]
+terms = pd.DataFrame(
+    (at_bounds.to_numpy(float) - scaler.mean_) / scaler.scale_ * logistic.coef_[0],
+    columns=data.X.columns,
+)
+reach = terms.sum(axis=1).to_numpy() + logistic.intercept_[0]
+no_recourse = ~np.isfinite(fit["found"]["cost"].to_numpy())
+print(
+    "no recourse exactly when the log-odds at the bounds stay below the cut-off: "
+    f"agreement {np.mean(no_recourse == (reach < CUT)):.3f} over {denied.sum():,} "
+    "refused people"
+)
+woman = data.masks["sex"].to_numpy()[test][denied] == 1
+boot = resample_counts(len(reach))  # the page's own: row 0 is the rows themselves
+
+
+def gap_without(values):
+    """No-recourse share, refused women minus refused men, on every resample."""
+    below = (values < CUT).astype(float)
+    return boot @ (below * woman) / (boot @ woman) - boot @ (below * ~woman) / (
+        boot @ ~woman
+    )
+
+
+def shown(values):
+    low, high = np.quantile(values[1:], [0.025, 0.975])
+    return f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+as_is = gap_without(reach)
+blocks = {}
+for column in data.X.columns:
+    blocks.setdefault(column.split("=")[0], []).append(column)
+rows = [
+    {
+        "block": "none (as is)",
+        "women minus men, log-odds": (
+            f"{np.mean(reach[woman]) - np.mean(reach[~woman]):+.3f}"
+        ),
+        "no-recourse gap": shown(as_is),
+        "change": "",
+    }
+]
+for block, columns in blocks.items():
+    part = terms[columns].sum(axis=1).to_numpy()
+    switched = reach - part + part.mean()  # this block the same for everyone
+    without = gap_without(switched)
+    rows.append(
+        {
+            "block": block,
+            "women minus men, log-odds": (
+                f"{np.mean(part[woman]) - np.mean(part[~woman]):+.3f}"
+            ),
+            "no-recourse gap": shown(without),
+            "change": shown(without - as_is),
+        }
+    )
+print("refused people; actionable features at their bounds; paired 95% bootstrap")
+show(pd.DataFrame(rows).set_index("block"))
+occupation = data.raw.iloc[test]["occupation"].to_numpy()[denied]
+mix = pd.DataFrame(
+    {
+        "refused women": pd.Series(occupation[woman]).value_counts(normalize=True),
+        "refused men": pd.Series(occupation[~woman]).value_counts(normalize=True),
+    }
+).fillna(0.0)
+mix["coefficient"] = [
+    logistic.coef_[0][data.X.columns.get_loc(f"occupation={o}")]
+    / scaler.scale_[data.X.columns.get_loc(f"occupation={o}")]
+    for o in mix.index
+]
+mix = mix.loc[(mix["refused women"] - mix["refused men"]).abs().nlargest(4).index]
+mix.index.name = "occupation"
+print()
+show(mix, float_format=lambda v: f"{v:.3f}")
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
+
+audit = "German Credit Lending"
+fit = audits[audit]
+data, test = fit["data"], fit["test"]
+good = data.y.iloc[data.idx_train].mean()  # the sample's good rate, 0.70
+model = build_model("logistic_regression", data.random_state)
+model.fit(data.X.iloc[data.idx_train], data.y.iloc[data.idx_train])
+score0 = model.decision_function(data.X.iloc[test])
+young = data.masks["age"].to_numpy()[test] == 1
+names = list(ACTIONABLE[audit])
+values_all = data.X.iloc[test][names].to_numpy(float)
+rows = []
+for bad in (1 - good, 0.20, 0.10, 0.05):
+    score = score0 + np.log((1 - bad) / bad) - np.log(good / (1 - good))
+    refused = score < CUT
+    v = values_all[refused]
+    lower = np.minimum(
+        np.column_stack(
+            [np.full(len(v), float(ACTIONABLE[audit][n][0])) for n in names]
+        ),
+        v,
+    )
+    upper = np.maximum(
+        np.column_stack(
+            [np.full(len(v), float(ACTIONABLE[audit][n][1])) for n in names]
+        ),
+        v,
+    )
+    found = linear_recourse(
+        score[refused],
+        v,
+        coef=fit["coef"],
+        weights=1 / fit["spread"],
+        lower=lower,
+        upper=upper,
+        threshold=CUT,
+    )
+    stuck = np.zeros(len(test), bool)
+    stuck[refused] = ~np.isfinite(found.iloc[:, 0].to_numpy())
+    rows.append(
+        {
+            "bad rate b": f"{bad:.2f}",
+            "refused, under 30": f"{(refused & young).sum()} of {young.sum()}",
+            "refused, others": f"{(refused & ~young).sum()} of {(~young).sum()}",
+            "no recourse, under 30": int((stuck & young).sum()),
+            "no recourse, others": int((stuck & ~young).sum()),
+        }
+    )
+show(pd.DataFrame(rows).set_index("bad rate b"))
