@@ -59,7 +59,7 @@ values = shares.to_numpy(float)
 N_SEEDS = 200
 
 
-def largest_gap(codes):
+def largest_gap(codes, values=values):
     """Largest difference, in percentage points, between any two sets' shares of each
     variable."""
     means = np.stack(
@@ -91,6 +91,35 @@ spread = pd.DataFrame(
 spread["mean ratio"] = spread["random mean"] / spread["systematic mean"]
 spread.index.name = f"largest gap between sets, pp ({N_SEEDS} seeds)"
 show(spread, float_format=lambda v: f"{v:.2f}")
+
+# The same comparison on a data set of a few thousand rows: a random subsample per seed.
+SMALL = 4242
+small_sys, small_random = [], []
+for seed in range(N_SEEDS):
+    rows = np.sort(
+        np.random.default_rng(1000 + seed).choice(len(labels), SMALL, replace=False)
+    )
+    part = strata.iloc[rows].reset_index(drop=True)
+    codes_small = systematic_labels(part, by=STRATA, random_state=seed).cat.codes
+    small_sys.append(largest_gap(codes_small.to_numpy(), values[rows]))
+    small_random.append(
+        largest_gap(
+            np.random.default_rng(seed).permutation(codes_small.to_numpy()),
+            values[rows],
+        )
+    )
+small = pd.DataFrame(
+    {
+        "random mean": np.mean(small_random, axis=0),
+        "systematic mean": np.mean(small_sys, axis=0),
+    },
+    index=shares.columns,
+)
+small["mean ratio"] = small["random mean"] / small["systematic mean"]
+small["random, vs all rows"] = small["random mean"] / spread["random mean"]
+small.index.name = f"{SMALL:,} rows, pp ({N_SEEDS} seeds)"
+print()
+show(small, float_format=lambda v: f"{v:.2f}")
 
 # %%
 import numpy as np
@@ -130,6 +159,13 @@ def expected_on_imputed(logit, imputed, p):
     return p * (1 - p) + np.mean((1 / (1 + np.exp(-logit[imputed])) - p) ** 2)
 
 
+def null_sd_on_imputed(logit, imputed, p):
+    """Standard deviation of that score over draws of the imputed labels: a row's
+    squared error is f**2 or (1 - f)**2, which differ by 1 - 2f."""
+    f = 1 / (1 + np.exp(-logit[imputed]))
+    return np.sqrt(np.sum(p * (1 - p) * (1 - 2 * f) ** 2)) / len(imputed)
+
+
 real, imputed, scored = imputed_leaderboard(np.random.default_rng(0))
 p_real = y[real].mean()
 print(
@@ -143,6 +179,15 @@ print(
     f"{brier(base_logit, imputed, scored):.3f} "
     f"(expected {expected_on_imputed(base_logit, imputed, p_real):.3f}), "
     f"holdout {brier(base_logit, holdout, y):.3f}"
+)
+null_sd = null_sd_on_imputed(base_logit, imputed, p_real)
+below = expected_on_imputed(base_logit, imputed, p_real) - brier(
+    base_logit, imputed, scored
+)
+print(
+    "imputed rows: standard deviation of the score over draws of the imputed labels "
+    f"{null_sd:.4f}; the fitted model is {below:.4f} below its expectation, "
+    f"{below / null_sd:.1f} of those"
 )
 
 # %%
@@ -171,13 +216,15 @@ def ladder_with_step(step):
     return release
 
 
-def climb(release, real, imputed, scored, rng):
+def climb(release, real, imputed, scored, rng, keep_share=None):
     """Submit the fitted model, then variants of the best so far, keeping each whose
     released score improves.
 
     Returns the number of variants kept and, after each submission (0 = the fitted
     model), the score the
-    participant sees and the organisers' breakdown of the kept submission."""
+    participant sees and the organisers' breakdown of the kept submission. With
+    keep_share, the control: each variant is kept with that probability, whatever its
+    score, so nothing is selected on the leaderboard."""
     p = y[real].mean()
     logit, kept = base_logit.copy(), 0
     best_released = release(brier(logit, board, scored), np.inf)
@@ -189,6 +236,7 @@ def climb(release, real, imputed, scored, rng):
             brier(logit, imputed, scored),
             expected_on_imputed(logit, imputed, p),
             brier(logit, holdout, y),
+            null_sd_on_imputed(logit, imputed, p),
         )
 
     history = [record()]
@@ -197,7 +245,10 @@ def climb(release, real, imputed, scored, rng):
         nudged = scored_rows[rng.random(len(scored_rows)) < NOISE_SHARE]
         variant[nudged] += rng.normal(0, NOISE_SD, len(nudged))
         released = release(brier(variant, board, scored), best_released)
-        if released < best_released:
+        if keep_share is not None:
+            if rng.random() < keep_share:
+                logit, kept = variant, kept + 1
+        elif released < best_released:
             logit, best_released, kept = variant, released, kept + 1
         history.append(record())
     return kept, pd.DataFrame(
@@ -208,6 +259,7 @@ def climb(release, real, imputed, scored, rng):
             "leaderboard imputed",
             "imputed expected",
             "holdout",
+            "imputed null sd",
         ],
     )
 
@@ -223,12 +275,30 @@ for name, release in runs.items():
         release, real, imputed, scored, np.random.default_rng(1)
     )
     print(f"{name}: {kept} of {N_SUBMISSIONS} variants kept")
-    checkpoints = histories[name].iloc[[0, 100, 250, 500, N_SUBMISSIONS]]
+    checkpoints = (
+        histories[name]
+        .iloc[[0, 100, 250, 500, N_SUBMISSIONS]]
+        .drop(columns="imputed null sd")
+    )
     checkpoints.index = ["fitted model"] + [
         f"after {i} variants" for i in checkpoints.index[1:]
     ]
     show(checkpoints, float_format=lambda v: f"{v:.4f}")
     print()
+# Could any one variant of the fitted model clear the Ladder's step?
+rng = np.random.default_rng(1)
+start = brier(base_logit, board, scored)
+gains = []
+for _ in range(N_SUBMISSIONS):
+    variant = base_logit.copy()
+    nudged = scored_rows[rng.random(len(scored_rows)) < NOISE_SHARE]
+    variant[nudged] += rng.normal(0, NOISE_SD, len(nudged))
+    gains.append(start - brier(variant, board, scored))
+print(
+    f"{N_SUBMISSIONS:,} single variants of the fitted model: largest improvement of "
+    f"the leaderboard score {max(gains):.5f} (99th percentile "
+    f"{np.percentile(gains, 99):.5f}), against a step of {step}"
+)
 
 # %%
 import matplotlib.pyplot as plt
@@ -260,15 +330,33 @@ fig.set_label(
 # %%
 import numpy as np
 
-changes = {}
+changes, ends = {}, {}
 for seed in range(5):
     rng = np.random.default_rng(100 + seed)
     real_s, imputed_s, scored_s = imputed_leaderboard(rng)
-    _, history = climb(plain, real_s, imputed_s, scored_s, rng)
-    change = (history.iloc[-1] - history.iloc[0]).drop("leaderboard seen")
-    final = history.iloc[-1]
-    change["imputed: expected minus actual, at the end"] = (
-        final["imputed expected"] - final["leaderboard imputed"]
+    kept, history = climb(plain, real_s, imputed_s, scored_s, rng)
+    # The control: the same number of variants kept, at random, with no feedback.
+    _, control = climb(
+        plain, real_s, imputed_s, scored_s, rng, keep_share=kept / N_SUBMISSIONS
     )
-    changes[f"draw {seed + 1}"] = change
-show(pd.DataFrame(changes).T, float_format=lambda v: f"{v:+.4f}")
+    for who, run in [("keeps the best", history), ("keeps at random", control)]:
+        change = (run.iloc[-1] - run.iloc[0]).drop("leaderboard seen")
+        changes[f"draw {seed + 1}", who] = change
+    final = history.iloc[-1]
+    gap = final["imputed expected"] - final["leaderboard imputed"]
+    ends[f"draw {seed + 1}"] = {
+        "kept": kept,
+        "imputed: expected minus actual": f"{gap:+.4f}",
+        "in null sds": f"{gap / final['imputed null sd']:.1f}",
+    }
+print(
+    "Change in each score from the first to the last submission (negative is "
+    "better); the control keeps as many variants as the participant, at random"
+)
+table = pd.DataFrame(changes).T.rename_axis(["draw", "participant"])
+show(table.drop(columns="imputed null sd"), float_format=lambda v: f"{v:+.4f}")
+print(
+    "\nAt the end of the participant's run: the imputed score's distance below its "
+    "expectation, in standard deviations of the score over draws of the imputed labels"
+)
+show(pd.DataFrame(ends).T.rename_axis("draw"))
