@@ -102,7 +102,7 @@ def resample_counts(n, n_boot=1000, seed=0):
 
 
 def auc_with_interval(y, score, counts):
-    """AUC and its 95% percentile bootstrap interval over the resamples in `counts`.
+    """The AUC on the test rows (first) and on every resample in `counts` (the rest).
 
     scipy.stats.bootstrap ranks every resample again (about half a second per AUC on
     6,513 rows); a resample only changes how often each row counts, so every resample's
@@ -118,8 +118,13 @@ def auc_with_interval(y, score, counts):
     auc = (pos * (below + neg / 2)).sum(axis=1) / (pos.sum(axis=1) * neg.sum(axis=1))
     if not np.isclose(auc[0], roc_auc_score(y, ranked)):
         raise RuntimeError("the AUC from counts differs from scikit-learn's")
-    tails = [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2]
-    return auc[0], *np.quantile(auc[1:], tails)
+    return auc
+
+
+def with_interval(values, sign=""):
+    """A point estimate (values[0]) and its percentile interval over values[1:]."""
+    low, high = np.quantile(values[1:], [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2])
+    return f"{values[0]:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
 rows = []
@@ -129,6 +134,7 @@ for name, (attr, named, rest) in AUDITS.items():
     rng = np.random.default_rng(a["seed"])
     probe_rows = np.sort(rng.choice(train, min(PROBE_ROWS, len(train)), replace=False))
     counts = resample_counts(len(test))
+    untransformed = {}  # probe -> its AUC on every resample at alpha 0
     for alpha in MODEL_ALPHAS:
         probes = {
             "logistic regression": build_model("logistic_regression", a["seed"]),
@@ -141,13 +147,18 @@ for name, (attr, named, rest) in AUDITS.items():
         for label, probe in probes.items():
             probe.fit(a["Z"][alpha][probe_rows], s[probe_rows])
             score = probe.predict_proba(a["Z"][alpha][test])[:, 1]
-            point, low, high = auc_with_interval(s[test], score, counts)
+            auc = auc_with_interval(s[test], score, counts)
+            untransformed.setdefault(label, auc)
             rows.append(
                 {
                     "audit": name,
                     "alpha": f"{alpha:.2f}",
                     "probe": label,
-                    "AUC for the attribute": f"{point:.3f} [{low:.3f}, {high:.3f}]",
+                    "AUC for the attribute": with_interval(auc),
+                    # Paired: the same resamples of the test rows at every alpha.
+                    "change from alpha 0": with_interval(
+                        auc - untransformed[label], "+"
+                    ),
                 }
             )
 show(pd.DataFrame(rows).set_index(["audit", "alpha", "probe"]))
@@ -188,6 +199,7 @@ def fit_and_compare(family, alphas, Z, y, train, test, seed, group, named):
     return decisions, changes
 
 
+outcome_decisions = {}  # (audit, family) -> {alpha: test decisions}, for the check
 for name, (attr, named, rest) in AUDITS.items():
     a = audits[name]
     y, train, test = a["y"], a["train"], a["test"]
@@ -197,6 +209,7 @@ for name, (attr, named, rest) in AUDITS.items():
         decisions, changes = fit_and_compare(
             family, alphas, a["Z"], y, train, test, a["seed"], group, named
         )
+        outcome_decisions[name, family] = decisions
         for alpha, d in decisions.items():
             gap = gaps_to_reference(
                 y[test],
@@ -220,9 +233,24 @@ for name, (attr, named, rest) in AUDITS.items():
             )
     print(f"{name}: {named} - {rest}, {len(test):,} test rows")
     show(pd.DataFrame(rows).set_index(["model", "alpha"]))
+    # Did the stronger transform move the logistic regression's gap less? Paired.
+    half = paired_changes(
+        y[test],
+        outcome_decisions[name, "logistic_regression"],
+        sensitive_features=group,
+        group=named,
+        base=0.5,
+        n_boot=1000,
+    ).loc[1.0]
+    print(
+        f"logistic regression, alpha 1.00 against 0.50: change in parity gap "
+        f"{interval(*half.iloc[0:3])}, in accuracy {interval(*half.iloc[3:6])}"
+    )
     print()
 
 # %%
+from faircode.metrics import resample_counts, resampled_gap
+
 compas = load_audit("Pretrial Risk Assessment")
 race = compas.masks["race"].to_numpy()
 with_race = compas.X.assign(race=race)
@@ -246,6 +274,7 @@ for family, alphas in FITS.items():
         group,
         "African-American",
     )
+    outcome_decisions["Pretrial Risk Assessment", family] = decisions
     for alpha, d in decisions.items():
         gaps = gaps_to_reference(
             y[test],
@@ -271,3 +300,89 @@ for family, alphas in FITS.items():
             }
         )
 show(pd.DataFrame(rows).set_index(["model", "alpha"]))
+
+# The error-rate gaps' changes against alpha 0, on the resamples paired_changes drew
+# (its default seed), and the share flagged: is a gap closed by flagging no one?
+counts = np.vstack([np.ones(len(test)), resample_counts(len(test), 1000, 0)])
+inside = group == "African-American"
+rows = []
+for family, alphas in FITS.items():
+    decisions = outcome_decisions["Pretrial Risk Assessment", family]
+    row_of = {}
+    for alpha, d in decisions.items():
+        row = {"model": family.replace("_", " "), "alpha": f"{alpha:.2f}"}
+        for metric, label in (("tpr", "TPR"), ("fpr", "FPR")):
+            change = resampled_gap(counts, y[test], d, inside, metric) - resampled_gap(
+                counts, y[test], decisions[0.0], inside, metric
+            )
+            row[f"change in {label} gap"] = interval(
+                change[0], *np.nanquantile(change[1:], [0.025, 0.975])
+            )
+        row["share flagged"] = f"{d.mean():.3f}"
+        rows.append(row)
+show(pd.DataFrame(rows).set_index(["model", "alpha"]))
+print(f"share charged again among the test rows: {y[test].mean():.3f}")
+
+# %%
+def gradient_boosting_decisions(X, y, train, test, seed):
+    model = build_model("gradient_boosting", seed).fit(X[train], y[train])
+    return model.predict(X[test])
+
+
+SHUFFLES = [0, 1, 2]
+rows = []
+for name, attr, X, s, y, train, test, seed in [
+    (
+        "Benefits Denial",
+        "sex",
+        load_audit("Benefits Denial").X,
+        audits["Benefits Denial"]["s"],
+        *(audits["Benefits Denial"][k] for k in ("y", "train", "test", "seed")),
+    ),
+    (
+        "Pretrial Risk Assessment",
+        "race",
+        compas.X,
+        race,
+        y,
+        train,
+        test,
+        compas.random_state,
+    ),
+]:
+    decisions = dict(outcome_decisions[name, "gradient_boosting"])
+    for k in SHUFFLES:
+        shuffled = np.random.default_rng(k).permutation(s)
+        remover = CorrelationRemover(sensitive_feature_ids=["g"], alpha=1.0)
+        Z_k = remover.fit(X.assign(g=shuffled).iloc[train]).transform(
+            X.assign(g=shuffled)
+        )
+        decisions[f"alpha 1.00, shift by shuffled {attr} ({k + 1})"] = (
+            gradient_boosting_decisions(Z_k, y, train, test, seed)
+        )
+    X_with = X.assign(**{attr: s}).to_numpy(dtype=float)
+    decisions[f"alpha 0.00, {attr} as a column"] = gradient_boosting_decisions(
+        X_with, y, train, test, seed
+    )
+    labels = np.where(s[test] == 1, "group", "rest")
+    changes = paired_changes(
+        y[test],
+        {str(k): v for k, v in decisions.items()},
+        sensitive_features=labels,
+        group="group",
+        base="0.0",
+        n_boot=1000,
+    )
+    for key, d in decisions.items():
+        c = changes.loc[str(key)]
+        rows.append(
+            {
+                "audit": name,
+                "gradient boosting on": key
+                if isinstance(key, str)
+                else f"alpha {key:.2f}",
+                "parity gap": f"{d[s[test] == 1].mean() - d[s[test] == 0].mean():+.3f}",
+                "change against alpha 0": interval(*c.iloc[0:3]),
+            }
+        )
+show(pd.DataFrame(rows).set_index(["audit", "gradient boosting on"]))
