@@ -106,6 +106,33 @@ for measure, (numerator, denominator) in RATIOS.items():
         rows.append((measure, group, old, new))
     (old_a, new_a), (old_c, new_c) = by_group.values()
     rows.append((measure, "difference", old_a - old_c, new_a - new_c))
+
+
+def same_decile_gap(rows):
+    """African-American minus Caucasian share charged again within the same decile
+    score, deciles weighted by both groups' mix, in every resample, counting `rows`."""
+    pp_race = pp_raw["race"].to_numpy()
+    deciles = np.stack(
+        [pp_raw["decile_score"].to_numpy() == d for d in range(1, 11)], axis=1
+    ).astype(np.float32)
+    is_a, is_c = (pp_race == group for group in PAIR)
+    n_a, n_c, y_a, y_c = (
+        counts @ (deciles * (weight * rows)[:, None])
+        for weight in [is_a, is_c, pp_y * is_a, pp_y * is_c]
+    )
+    weight = n_a + n_c
+    return (weight * (y_a / n_a - y_c / n_c)).sum(axis=1) / weight.sum(axis=1)
+
+
+everyone_rows = np.ones(len(pp_y))
+rows.append(
+    (
+        "same-decile share charged again",
+        "difference",
+        same_decile_gap(everyone_rows),
+        same_decile_gap(kept.astype(float)),
+    )
+)
 table = pd.DataFrame(
     [
         {
@@ -128,6 +155,13 @@ print(
     f"paired bootstrap, {N_BOOT:,} resamples of ProPublica's rows)"
 )
 show(table, index=False)
+same_old, same_new = rows[-1][2:]
+print(
+    "Same-decile gap (African-American minus Caucasian, deciles weighted by both "
+    "groups' mix), with the percentile interval of the same resamples: "
+    f"ProPublica's rows {change_cell(0 * same_old, same_old)}, "
+    f"default rows {change_cell(0 * same_new, same_new)}"
+)
 
 # %%
 from faircode.metrics import format_rates, group_rates
@@ -472,6 +506,55 @@ for group in ["African-American", "Caucasian"]:
     print(
         f"  {group}: {identity_ppv(both[(group, 'base_rate')], fpr_all, fnr_all):.3f}"
     )
+equal_ppv_gap = identity_fpr(
+    both[("African-American", "base_rate")], ppv_all, fnr_all
+) - identity_fpr(both[("Caucasian", "base_rate")], ppv_all, fnr_all)
+observed_gap = both[("African-American", "fpr")] - both[("Caucasian", "fpr")]
+print(
+    f"The FPR gap left at equal PPV and FNR, {equal_ppv_gap:.3f}, is a share "
+    f"{equal_ppv_gap / observed_gap:.3f} of the observed gap, {observed_gap:.3f}"
+)
+
+# Resamples of the two groups' defendants: the ratio of their FPRs, and Northpointe's
+# "accuracy equity" (the AUC of the decile score within each group), with the
+# difference of the AUCs paired on the same resamples.
+pair_counts = np.vstack(
+    [np.ones(pair.sum(), np.float32), resample_counts(pair.sum(), N_BOOT, SEED)]
+)
+y_pair, race_pair = y[pair].astype(float), race[pair]
+flag_pair = tool[name][pair].astype(float)
+level = np.stack([decile[pair] == d for d in range(1, 11)], axis=1).astype(np.float32)
+fpr_by, auc_by = {}, {}
+for group in ["African-American", "Caucasian"]:
+    member = (race_pair == group).astype(float)
+    negatives = (1 - y_pair) * member
+    fpr_by[group] = (pair_counts @ (flag_pair * negatives)) / (pair_counts @ negatives)
+    # AUC of a ten-level score: P(a re-arrested defendant scores above one not
+    # re-arrested) + half the probability of a tie, from counts at each decile.
+    pos = pair_counts @ (level * (y_pair * member)[:, None])
+    neg = pair_counts @ (level * negatives[:, None])
+    pos, neg = (m / m.sum(axis=1, keepdims=True) for m in (pos, neg))
+    below = np.cumsum(neg, axis=1) - neg
+    auc_by[group] = (pos * (below + neg / 2)).sum(axis=1)
+
+
+def boot_cell(values, sign=""):
+    """The estimate (row 0) with the percentile interval of the resamples."""
+    low, high = np.percentile(values[1:], [2.5, 97.5])
+    return f"{values[0]:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+
+
+ratio = fpr_by["African-American"] / fpr_by["Caucasian"]
+print(
+    f"FPR of African-American over Caucasian defendants: ratio {boot_cell(ratio)} "
+    f"(bootstrap, {N_BOOT:,} resamples)"
+)
+print(
+    "AUC of the decile score within each group: African-American "
+    f"{boot_cell(auc_by['African-American'])}, Caucasian "
+    f"{boot_cell(auc_by['Caucasian'])}; difference (paired) "
+    f"{boot_cell(auc_by['African-American'] - auc_by['Caucasian'], '+')}"
+)
 
 # %%
 rows = []
@@ -870,3 +953,24 @@ print(
     "more accurate)"
 )
 show(versus, index=False)
+narrowed = pd.Series(against_s2("fpr_gap", "S4"), index=s2.index)
+least = narrowed.idxmin()
+print(
+    f"\nS4's FPR gap narrowed from S2's by more than 0.001 on "
+    f"{(narrowed > 0.001).sum()} of {SPLITS} splits; on seed {least} S2's gap is "
+    f"{s2.loc[least, 'fpr_gap']:+.3f} and S4's {s4_runs.loc[least, 'fpr_gap']:+.3f}"
+)
+print(
+    "FPR gap, standard deviation over the splits: S3 "
+    f"{s3['fpr_gap'].std(ddof=1):.3f}, S4 {s4_runs['fpr_gap'].std(ddof=1):.3f}"
+)
+# What S2's columns carry among the people an FPR counts: those not charged again.
+priors = raw["priors_count"].to_numpy()
+cleared = y == 0
+print(
+    "Defendants not charged again (every row): mean prior count "
+    + ", ".join(
+        f"{group} {priors[cleared & (race == group)].mean():.2f}"
+        for group in ["African-American", "Caucasian"]
+    )
+)
