@@ -53,7 +53,7 @@ def gaps_on(pred, rows):
 # %%
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import KFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from faircode.models import build_model
 from faircode.splits import group_label_folds
@@ -161,25 +161,175 @@ print(
 # %%
 import numpy as np
 
-stratified_results = results["stratified by group x label"]
-median_repeat = int(np.argsort(stratified_results["pooled"][:, 0])[REPEATS // 2])
-chosen = stratified_results["predictions"][median_repeat]
-pooled_ci = gaps_to_reference(
-    y,
-    chosen,
-    sensitive_features=groups,
-    reference=0,
-    metrics=GAPS,
-    n_boot=2000,
-    random_state=data.random_state,
+from faircode.metrics import (
+    mean_over_runs,
+    resample_counts,
+    resampled_gap,
+    single_run_range,
 )
-print(f"stratified repeat {median_repeat + 1} of {REPEATS}")
-for metric, row in zip(GAPS, pooled_ci.itertuples()):
-    print(
-        f"{metric:15s} pooled gap {row.difference:+.3f}, 95% bootstrap interval "
-        f"[{row.difference_lower:+.3f}, {row.difference_upper:+.3f}] over {len(y):,} "
-        "applicants"
+
+N_BOOT = 2000
+shared = resample_counts(len(y), N_BOOT, random_state=data.random_state)
+everyone = np.ones((1, len(y)), np.float32)
+young = under_30 == 1
+records, samples = [], {}
+for name, r in results.items():
+    for metric in GAPS:
+        estimates = np.array(
+            [resampled_gap(everyone, y, p, young, metric)[0] for p in r["predictions"]]
+        )
+        draws = np.array(
+            [resampled_gap(shared, y, p, young, metric) for p in r["predictions"]]
+        )
+        samples[name, metric] = estimates, draws
+        mean, one = mean_over_runs(estimates, draws), single_run_range(estimates, draws)
+        upper = np.nanpercentile(draws, 97.5, axis=1)
+        lower = np.nanpercentile(draws, 2.5, axis=1)
+        records.append(
+            {
+                "scheme": name,
+                "gap": metric,
+                "mean": f"{mean.estimate:+.3f}",
+                "mean over repeats, 95%": f"[{mean.lower:+.3f}, {mean.upper:+.3f}]",
+                "one repeat, 95%": f"[{one.lower:+.3f}, {one.upper:+.3f}]",
+                "repeats excluding 0": f"{int(((upper < 0) | (lower > 0)).sum())}"
+                f"/{REPEATS}",
+                "bootstrap sd": f"{np.nanstd(draws, axis=1, ddof=1).mean():.3f}",
+            }
+        )
+print(
+    f"Pooled gaps of the {REPEATS} repeats, each scored on the same {N_BOOT:,} "
+    f"resamples of the {len(y):,} applicants, fold models held fixed.\nmean over "
+    "repeats: interval for the mean (mean_over_runs); one repeat: range for one "
+    "more repeat (single_run_range);\nrepeats excluding 0: repeats whose own 95% "
+    "percentile interval excludes zero; bootstrap sd: a repeat's sd over the "
+    "resamples, averaged\n"
+)
+show(pd.DataFrame(records).set_index(["scheme", "gap"]))
+
+# %%
+from scipy import stats
+
+rows = {}
+for name, r in results.items():
+    for j, metric in enumerate(GAPS):
+        per_fold_sd = r["per_fold"][:, j].std(ddof=1)
+        _, draws = samples[name, metric]
+        rows[name, metric] = {
+            "per-fold sd": per_fold_sd,
+            "per-fold sd / sqrt(5)": per_fold_sd / np.sqrt(N_SPLITS),
+            "pooled bootstrap sd": np.nanstd(draws, axis=1, ddof=1).mean(),
+        }
+print(
+    "Noise of one fold's gap and of the pooled gap: per-fold sd over the "
+    f"{REPEATS} x {N_SPLITS} folds; pooled bootstrap sd as above\n"
+)
+show(pd.DataFrame(rows).T.rename_axis(["scheme", "gap"]), float_format="{:.3f}".format)
+
+plain, strat = (results[name]["pooled"] for name in results)
+comparison = {}
+for j, metric in enumerate(GAPS):
+    difference = plain[:, j].mean() - strat[:, j].mean()
+    se = np.sqrt(plain[:, j].var(ddof=1) / REPEATS + strat[:, j].var(ddof=1) / REPEATS)
+    welch = stats.ttest_ind(plain[:, j], strat[:, j], equal_var=False)
+    ratio = strat[:, j].var(ddof=1) / plain[:, j].var(ddof=1)
+    f_low, f_high = stats.f.ppf([0.975, 0.025], REPEATS - 1, REPEATS - 1)
+    comparison[metric] = {
+        "plain - stratified mean": f"{difference:+.4f}",
+        "its SE": f"{se:.4f}",
+        "Welch p": f"{welch.pvalue:.2f}",
+        "variance ratio strat / plain": f"{ratio:.2f}",
+        "95% (F)": f"[{ratio / f_low:.2f}, {ratio / f_high:.2f}]",
+    }
+print(
+    f"\nPlain against stratified, over {REPEATS} independent shuffles each: the "
+    "difference of the mean pooled gaps (Welch),\nand the ratio of the variances "
+    f"across repeats with its F({REPEATS - 1}, {REPEATS - 1}) interval\n"
+)
+show(pd.DataFrame(comparison).T.rename_axis("gap"))
+
+# Is the single split's low TPR gap its 200 test rows or its model? The
+# cross-validated models on those same rows.
+on_test = np.array(
+    [
+        resampled_gap(
+            np.ones((1, len(test)), np.float32), y[test], p[test], young[test], "tpr"
+        )[0]
+        for p in results["stratified by group x label"]["predictions"]
+    ]
+)
+all_rows = samples["stratified by group x label", "tpr"][0].mean()
+print(
+    f"\nTPR gap of the stratified repeats' out-of-fold predictions on the benchmark's "
+    f"{len(test)} test rows: mean {on_test.mean():+.3f} (from {on_test.min():+.3f} "
+    f"to {on_test.max():+.3f}); on all rows {all_rows:+.3f}"
+)
+
+# %%
+N_REFIT = 200
+rng = np.random.default_rng(data.random_state)
+refit = []
+for b in range(N_REFIT):
+    drawn = rng.integers(0, len(y), len(y))
+    people = np.unique(drawn)
+    fold_of = np.empty(len(y), dtype=int)
+    for k, (_, held) in enumerate(
+        StratifiedKFold(N_SPLITS, shuffle=True, random_state=b).split(
+            people, cell_code[people]
+        )
+    ):
+        fold_of[people[held]] = k
+    folds_b = fold_of[drawn]
+    out_of_fold = np.empty(len(y), dtype=int)
+    for k in range(N_SPLITS):
+        fit_rows, held_rows = drawn[folds_b != k], folds_b == k
+        out_of_fold[held_rows] = fit_on(fit_rows).predict(X.iloc[drawn[held_rows]])
+    refit.append(
+        [
+            resampled_gap(everyone, y[drawn], out_of_fold, young[drawn], metric)[0]
+            for metric in GAPS
+        ]
     )
+refit = np.array(refit)
+rows = {}
+for j, metric in enumerate(GAPS):
+    estimates, draws = samples["stratified by group x label", metric]
+    mean = mean_over_runs(estimates, draws)
+    sd = refit[:, j].std(ddof=1)
+    low, high = np.percentile(refit[:, j], [2.5, 97.5])
+    rows[metric] = {
+        "sd, models fixed": f"{np.nanstd(draws, axis=1, ddof=1).mean():.3f}",
+        "sd, refitted": f"{sd:.3f}",
+        "mean +- 1.96 sd refitted": f"[{mean.estimate - 1.96 * sd:+.3f}, "
+        f"{mean.estimate + 1.96 * sd:+.3f}]",
+        "refitted: median": f"{np.median(refit[:, j]):+.3f}",
+        "refitted: 2.5-97.5 pct": f"[{low:+.3f}, {high:+.3f}]",
+        "share >= 0": f"{(refit[:, j] >= 0).mean():.3f}",
+    }
+print(
+    f"Stratified 5-fold cross-validation refitted in each of {N_REFIT} resamples of "
+    "the applicants: the pooled gap's spread\n"
+)
+show(pd.DataFrame(rows).T.rename_axis("gap"))
+
+# %%
+share_bad = np.mean(y == 0)
+rows = {}
+for bad in (0.30, 0.20, 0.10, 0.05):
+    weights = np.where(y == 1, (1 - bad) / (1 - share_bad), bad / share_bad)
+    predictions = results["stratified by group x label"]["predictions"]
+    estimates = [resampled_gap(weights[None, :], y, p, young)[0] for p in predictions]
+    draws = [resampled_gap(shared * weights, y, p, young) for p in predictions]
+    mean = mean_over_runs(estimates, draws)
+    rows[f"{bad:.2f}"] = {
+        "selection-rate gap": f"{mean.estimate:+.3f}",
+        "mean over repeats, 95%": f"[{mean.lower:+.3f}, {mean.upper:+.3f}]",
+    }
+print(
+    "Pooled selection-rate gap (stratified repeats) with good rows weighted "
+    "(1 - b) / 0.7 and bad rows b / 0.3\n"
+)
+show(pd.DataFrame(rows).T.rename_axis("bad-credit share b"))
 
 # %%
 import matplotlib.pyplot as plt
