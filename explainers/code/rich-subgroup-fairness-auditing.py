@@ -290,3 +290,150 @@ fig.set_label(
     "those picked by raw gap fall "
     "well below it."
 )
+
+# %%
+from itertools import product
+
+# One row per subgroup of the `full` table: which test rows belong to it.
+member_of = {}
+for k in range(1, len(columns.columns) + 1):
+    for chosen in combinations(columns.columns, k):
+        for values in product(*(sorted(columns[c].unique()) for c in chosen)):
+            inside = np.ones(len(columns), bool)
+            for c, v in zip(chosen, values):
+                inside &= columns[c].to_numpy() == v
+            member_of[" & ".join(values)] = inside
+M = np.array([member_of[name] for name in full.index], np.float32)
+negative = y_test == 0
+false_pos = (pred == 1) & negative
+
+N_NULL = 1000
+rng = np.random.default_rng(0)
+shuffled = rng.permuted(
+    np.tile(false_pos[negative].astype(np.float32), (N_NULL, 1)), axis=1
+)
+null_fp = M[:, negative] @ shuffled.T  # subgroups x shuffles
+counts = full["count"].to_numpy()[:, None]
+read_full = ~full["too_small"]
+read = read_full.to_numpy()
+null_gamma = (np.abs(null_fp - counts * overall_fpr) / len(y_test))[read].max(axis=0)
+null_raw = (null_fp / np.maximum(counts, 1) - overall_fpr)[read].max(axis=0)
+obs_gamma = full.loc[read_full, "gamma"].max()
+obs_raw = full.loc[read_full, "gap"].max()
+for what, obs, null in [
+    ("largest gamma", obs_gamma, null_gamma),
+    ("largest FPR gap above overall", obs_raw, null_raw),
+]:
+    p = (1 + np.count_nonzero(null >= obs)) / (1 + N_NULL)
+    print(
+        f"{what}: observed {obs:.4f}; shuffled false positives ({N_NULL:,} shuffles): "
+        f"median {np.median(null):.4f}, 95th percentile {np.quantile(null, 0.95):.4f},"
+        f" max {null.max():.4f}; p = {p:.4f}"
+    )
+print(
+    "readable subgroups whose gamma exceeds the null's 95th percentile: "
+    f"{int((full.loc[read_full, 'gamma'] > np.quantile(null_gamma, 0.95)).sum())}"
+)
+
+# %%
+from sklearn.linear_model import LogisticRegression
+
+per_attribute = pd.get_dummies(columns.loc[negative, list(VALUES)], drop_first=True)
+additive = LogisticRegression(penalty=None, max_iter=1000).fit(
+    per_attribute.astype(float), false_pos[negative]
+)
+predicted = M[:, negative] @ additive.predict_proba(per_attribute.astype(float))[:, 1]
+full["expected"] = predicted
+top10 = ranked.index[:10]
+observed_fp = full.loc[top10, "events"]
+expected_fp = full.loc[top10, "expected"]
+show(
+    pd.DataFrame(
+        {
+            "negatives": full.loc[top10, "count"],
+            "FP": observed_fp,
+            "FP expected, one term per attribute": expected_fp.map("{:.1f}".format),
+            "excess over overall rate": full.loc[top10, "excess"].map("{:+.0f}".format),
+            "excess over per-attribute model": (observed_fp - expected_fp).map(
+                "{:+.1f}".format
+            ),
+        }
+    )
+)
+z = (full["events"] - full["expected"]) / np.sqrt(full["expected"])
+print(
+    "largest (observed - expected) / sqrt(expected) among the 308 readable subgroups: "
+    f"{z[read_full].abs().max():.2f} ({z[read_full].abs().idxmax()})"
+)
+
+# %%
+N_BOOT_B, PICKS = 2000, 5
+level = 1 - 0.05 / PICKS
+rng = np.random.default_rng(1)
+weights = rng.multinomial(
+    len(half_b), np.full(len(half_b), 1 / len(half_b)), size=N_BOOT_B
+).astype(np.float32)
+neg_b, fp_b = negative[half_b], false_pos[half_b]
+rows_b = []
+for rule, chosen in picked.items():
+    for name in chosen:
+        inside = member_of[name][half_b]
+        parts = {}
+        for label, rows in [("in", inside), ("rest", ~inside)]:
+            parts[label] = (
+                fp_b[rows].sum() / neg_b[rows].sum(),
+                weights[:, rows] @ fp_b[rows] / (weights[:, rows] @ neg_b[rows]),
+            )
+        gap = parts["in"][0] - parts["rest"][0]
+        boot = parts["in"][1] - parts["rest"][1]
+        low, high = np.quantile(boot, [(1 - level) / 2, 1 - (1 - level) / 2])
+        rows_b.append(
+            {
+                "rule": rule,
+                "subgroup": name,
+                "FP / negatives B": f"{int(fp_b[inside].sum())} / "
+                f"{int(neg_b[inside].sum())}",
+                "gap to rest B": f"{gap:+.3f}",
+                f"{level:.0%} interval": f"[{low:+.3f}, {high:+.3f}]",
+            }
+        )
+show(pd.DataFrame(rows_b).set_index(["rule", "subgroup"]))
+
+# %%
+N_SPLITS = 40
+gaps = {rule: [] for rule in picked}
+for seed in range(N_SPLITS):
+    halves = train_test_split(
+        everything, test_size=0.5, stratify=y_test, random_state=seed
+    )
+    stats = []
+    for half in halves:
+        negatives = M[:, half] @ negative[half]
+        fps = M[:, half] @ false_pos[half]
+        fpr = false_pos[half].sum() / negative[half].sum()
+        rate = np.where(negatives > 0, fps / np.maximum(negatives, 1), np.nan)
+        stats.append((negatives, rate - fpr, np.abs(fps - negatives * fpr)))
+    (neg_a, gap_a, gamma_a), (_, gap_b, _) = stats
+    eligible = np.flatnonzero(neg_a >= 30)
+    choice = {
+        "largest gamma": eligible[np.argsort(-gamma_a[eligible], kind="stable")[:5]],
+        "largest FPR above overall": eligible[
+            np.argsort(-gap_a[eligible], kind="stable")[:5]
+        ],
+    }
+    for rule, idx in choice.items():
+        gaps[rule].append((gap_a[idx].mean(), np.nanmean(gap_b[idx])))
+rows_s = {}
+for rule, v in gaps.items():
+    gap_in_a, gap_in_b = np.array(v).T
+    rows_s[rule] = {
+        "mean gap A": f"{gap_in_a.mean():+.3f}",
+        "mean gap B": f"{gap_in_b.mean():+.3f}",
+        "share kept": f"{gap_in_b.mean() / gap_in_a.mean():.2f}",
+        "lowest B": f"{gap_in_b.min():+.3f}",
+        "highest B": f"{gap_in_b.max():+.3f}",
+        "splits with B > 0": f"{int((gap_in_b > 0).sum())} of {N_SPLITS}",
+    }
+summary = pd.DataFrame(rows_s).T
+summary.index.name = "picked by"
+show(summary)
