@@ -13,6 +13,9 @@ if str(ROOT) not in sys.path:
 
 # What a copy of the repository needs to build the site around fixture pages instead of the real ones.
 SITE_SOURCES = ("mkdocs.yml", "site_src", "site_theme", "requirements.lock", "scripts/site", "scripts/layout.py")
+# A ceiling that only stops a hung build, not an estimate: the repository's site takes about a minute on an idle
+# 2-core machine and took over five (300 s was too little) while other builds shared the machine.
+BUILD_TIMEOUT_S = 1800
 
 
 def make_site_root(dest: pathlib.Path, pages: pathlib.Path | None = FIXTURES / "root") -> pathlib.Path:
@@ -34,7 +37,7 @@ def build_site(root: pathlib.Path, site_dir: pathlib.Path, check: bool = True) -
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONWARNINGS="ignore")
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)],
-        cwd=root, env=env, capture_output=True, text=True, timeout=300,
+        cwd=root, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S,
     )
     if check and result.returncode != 0:
         raise AssertionError(f"mkdocs build --strict failed in {root}:\n{result.stdout}\n{result.stderr}")

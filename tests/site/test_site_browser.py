@@ -23,6 +23,10 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+# Ceilings for waits on a state of the page, never sleeps: a wait ends as soon as the state is there. The search
+# index is built by a web worker from the whole site's text (seconds when idle, far longer on a loaded machine).
+STATE_TIMEOUT_MS = 60_000
+SEARCH_READY_TIMEOUT_MS = 180_000
 
 # Links to anything inside the site, from every element that loads or leads somewhere.
 _TARGETS_JS = """() => {
@@ -79,10 +83,19 @@ def _explainer_page(site: pathlib.Path) -> str:
     return candidates[0]
 
 
+def _new_context(browser, **options):
+    """A browser context whose navigations, clicks and screenshots may take up to STATE_TIMEOUT_MS (Playwright's
+    default is 30 s) on a loaded machine; like every wait here, a ceiling, not a delay."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(STATE_TIMEOUT_MS)
+    context.set_default_navigation_timeout(STATE_TIMEOUT_MS)
+    return context
+
+
 def _check_site(browser, site: pathlib.Path, base: str) -> tuple[list[str], int]:
     """Open every page of the site; return the problems found and how many pages were opened."""
     problems: list[str] = []
-    context = browser.new_context(viewport=DESKTOP)
+    context = _new_context(browser, viewport=DESKTOP)
     page = context.new_page()
     current = {"url": ""}
     page.on("console", lambda msg: msg.type == "error" and problems.append(
@@ -121,29 +134,44 @@ def _check_site(browser, site: pathlib.Path, base: str) -> tuple[list[str], int]
     return problems, len(pages)
 
 
+def _click_palette_toggle(page) -> None:
+    """Click the palette toggle that is showing and wait until the theme has switched: it hides the label that was
+    clicked (and shows the next one) in the same step that sets the new colour scheme on <body>."""
+    label = page.locator("form[data-md-component=palette] label:visible").first
+    label.wait_for(state="visible", timeout=STATE_TIMEOUT_MS)  # the theme's script shows one of them
+    target = label.get_attribute("for")
+    label.click()
+    page.locator(f'form[data-md-component=palette] label[for="{target}"]').first.wait_for(
+        state="hidden", timeout=STATE_TIMEOUT_MS)
+    # The theme drops this attribute once the switch's transitions may run again (next task after the switch).
+    page.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')", timeout=STATE_TIMEOUT_MS)
+
+
 def _look_at(browser, base: str, explainer: str):
     """Screenshots a reader would see, with checks of what makes them readable."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
-    context = browser.new_context(viewport=DESKTOP)
+    context = _new_context(browser, viewport=DESKTOP)
     page = context.new_page()
     page.goto(base, wait_until="load")
     page.screenshot(path=SCREENSHOTS / "home.png", full_page=True)
     page.goto(base + explainer[: -len("index.html")], wait_until="load")
-    if page.locator("article .md-code__button, article button.md-clipboard").count() == 0:
+    try:  # the theme's script adds the buttons; wait for them rather than look once
+        page.locator("article .md-code__button, article button.md-clipboard").first.wait_for(
+            state="attached", timeout=STATE_TIMEOUT_MS)
+    except PlaywrightTimeout:
         problems.append(f"{explainer}: code blocks have no copy button")
     page.screenshot(path=SCREENSHOTS / "explainer.png", full_page=True)
     scheme = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
-    page.locator("form[data-md-component=palette] label:visible").first.click()
-    page.wait_for_timeout(200)
-    page.locator("form[data-md-component=palette] label:visible").first.click()
-    page.wait_for_timeout(200)
+    for _ in range(2):  # auto -> light -> dark: each click shows the next palette's toggle and hides its own
+        _click_palette_toggle(page)
     dark = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
     if dark == scheme:
         problems.append(f"the palette toggle did not switch the colour scheme (stayed {scheme!r})")
     page.screenshot(path=SCREENSHOTS / "explainer-dark.png")
     context.close()
-    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    phone = _new_context(browser, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = phone.new_page()
     for rel in ("", explainer[: -len("index.html")]):
         page.goto(base + rel, wait_until="load")
@@ -251,7 +279,7 @@ def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     found = {}
     for label, viewport in WIDTHS.items():
-        context = browser.new_context(viewport=viewport)
+        context = _new_context(browser, viewport=viewport)
         page = context.new_page()
         for rel in _content_pages(site):
             page.goto(base + rel[: -len("index.html")], wait_until="load")
@@ -265,23 +293,80 @@ def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:
     return found
 
 
+# The state of the search box's output (mkdocs-material: .md-search-result holds a meta line and the result list). The
+# meta line says "Initializing search" until the worker has built its index; then, for every query the worker
+# answers, it says the placeholder ("Type to start searching", empty query), "No matching documents", "1 matching
+# document" or "N matching documents", in the same step that renders the first results into the list. The strings
+# come from the page's own configuration (#__config), so they follow the site's language. `h` is the highlight
+# parameter (search.highlight) of the first result's link: the query's terms that the result matched.
+_SEARCH_STATE_JS = """() => {
+  const t = JSON.parse(document.getElementById('__config').textContent).translations;
+  const meta = (document.querySelector('.md-search-result__meta')?.textContent || '').trim();
+  const [before, after] = t['search.result.other'].split('#');  // "# matching documents"; the count may read 1.2k
+  const count = meta.slice(before.length, meta.length - after.length);
+  const first = document.querySelector('.md-search-result__list > li a');
+  const url = first ? new URL(first.href) : null;
+  return {
+    meta, items: document.querySelectorAll('.md-search-result__list > li').length,
+    placeholder: meta === t['search.result.placeholder'],
+    answered: meta === t['search.result.none'] || meta === t['search.result.one'] || (
+      meta.startsWith(before) && meta.endsWith(after) && /^[0-9][0-9.,]*k?$/.test(count)),
+    href: first ? first.getAttribute('href') : null,
+    h: url && url.searchParams.has('h') ? url.searchParams.get('h') : null,
+  };
+}"""
+# Ready for a query: the worker has answered the empty query (placeholder shown, nothing listed).
+_SEARCH_IDLE_JS = """() => {
+  const s = (STATE)();
+  return s.placeholder && s.items === 0 && s;
+}""".replace("STATE", _SEARCH_STATE_JS)
+# Answered THIS query: the meta line gives a count (it showed the placeholder before the query was typed), and the
+# first result, if any, is highlighted with terms that are all words of this query.
+_SEARCH_ANSWERED_JS = """query => {
+  const s = (STATE)();
+  if (!s.answered) return false;
+  if (s.items === 0) return s;
+  if (s.h === null) return false;
+  const words = query.toLowerCase();
+  return s.h.split(/\\s+/).filter(Boolean).every(term => words.includes(term)) && s;
+}""".replace("STATE", _SEARCH_STATE_JS)
+
+
 def _first_search_hits(browser, base: str, queries: list[str]) -> dict[str, str]:
-    """The path of the first search result for each query, typed into the site's search box."""
-    context = browser.new_context(viewport=DESKTOP)
+    """The path of the first search result for each query, typed into the site's search box.
+
+    The site is loaded once and the search index built once; each query then waits for states, not for time: the
+    box cleared and the worker's answer to the empty query shown, then the answer to this query shown."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    context = _new_context(browser, viewport=DESKTOP)
     page = context.new_page()
+    page.goto(base, wait_until="load")
+    box = page.locator("input.md-search__input")  # at 1280 px the header shows the search field itself
+    try:
+        page.wait_for_function(_SEARCH_IDLE_JS, timeout=SEARCH_READY_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        state = page.evaluate(_SEARCH_STATE_JS)
+        context.close()
+        raise AssertionError(f"the site's search was not ready after {SEARCH_READY_TIMEOUT_MS / 1000:.0f} s "
+                             f"(its meta line says {state['meta']!r})") from None
+    box.click()
     hits = {}
     for query in queries:
-        page.goto(base, wait_until="load")  # a fresh page per query: no state left from the last search
-        box = page.locator("input.md-search__input")  # at 1280 px the header shows the search field itself
-        box.click()
+        # The theme reads the box on keyup (and focus), not on input: a key press after each fill sends the query.
+        box.fill("")
+        box.press("End")
+        page.wait_for_function(_SEARCH_IDLE_JS, timeout=STATE_TIMEOUT_MS)
         box.fill(query)
-        first = page.locator(".md-search-result__list > li a").first
+        box.press("End")
         try:
-            first.wait_for(timeout=10_000)
-            page.wait_for_timeout(150)  # the result list is replaced as the query settles
-            hits[query] = unquote(urlsplit(first.get_attribute("href")).path)
-        except Exception:  # noqa: BLE001 - no result at all is a finding, not an error of the test
-            hits[query] = "(no result)"
+            state = page.wait_for_function(_SEARCH_ANSWERED_JS, arg=query, timeout=STATE_TIMEOUT_MS).json_value()
+        except PlaywrightTimeout:
+            state = page.evaluate(_SEARCH_STATE_JS)
+            context.close()
+            raise AssertionError(f"the search for {query!r} was not answered within {STATE_TIMEOUT_MS / 1000:.0f} s "
+                                 f"(meta line {state['meta']!r}, first link {state['href']!r})") from None
+        hits[query] = unquote(urlsplit(state["href"]).path) if state["items"] else "(no result)"
     context.close()
     return hits
 
