@@ -245,7 +245,7 @@ def rates_by_round(decisions, y, member, *, n_boot: int = 200, random_state=0) -
     return out
 
 
-def round_bands(values, confidence: float = 0.95, *, question: str = "mean over runs"):
+def round_bands(values, confidence: float = 0.95, *, question: str = MEAN_OVER_RUNS):
     """Per round: the mean over runs on the rows themselves, and an interval answering ``question``.
 
     ``values`` has the shape ``(runs, rounds + 1, 1 + n_boot)`` of a measure stacked over runs (column 0 the rows

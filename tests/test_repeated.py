@@ -83,15 +83,24 @@ def test_single_run_range_covers_one_new_run_and_is_no_interval_for_the_mean():
     assert pooled_holds_new_run / studies < 0.9, f"pooled range held a new run in {pooled_holds_new_run}"
 
 
-def test_mean_over_runs_matches_a_direct_computation():
+def _four_runs():
+    """Four runs' estimates and 150 shared resamples each."""
     rng = np.random.default_rng(5)
     estimates = rng.normal(0.3, 0.05, 4)
-    samples = [rng.normal(e, 0.02, 150) for e in estimates]
-    result = mean_over_runs(estimates, samples, confidence=0.9)
+    return estimates, [rng.normal(e, 0.02, 150) for e in estimates]
+
+
+def _welch_half_width(samples, run_part, runs, confidence):
+    """Half-width and df of mean +/- t * sqrt(test variance + run part), Welch-Satterthwaite df."""
     test_var = np.var(np.mean(samples, axis=0), ddof=1)
-    runs_var = np.var(estimates, ddof=1) / 4
-    df = (test_var + runs_var) ** 2 / (runs_var**2 / 3)
-    half = stats.t.ppf(0.95, df) * np.sqrt(test_var + runs_var)
+    df = (test_var + run_part) ** 2 / (run_part**2 / (runs - 1))
+    return stats.t.ppf((1 + confidence) / 2, df) * np.sqrt(test_var + run_part), df
+
+
+def test_mean_over_runs_matches_a_direct_computation():
+    estimates, samples = _four_runs()
+    result = mean_over_runs(estimates, samples, confidence=0.9)
+    half, df = _welch_half_width(samples, np.var(estimates, ddof=1) / 4, 4, 0.9)
     assert result.estimate == pytest.approx(np.mean(estimates))
     assert (result.lower, result.upper) == pytest.approx((np.mean(estimates) - half, np.mean(estimates) + half))
     assert result.df == pytest.approx(df)
@@ -114,14 +123,9 @@ def test_a_resample_undefined_in_any_run_is_left_out_for_every_run():
 
 
 def test_single_run_range_matches_a_direct_computation():
-    rng = np.random.default_rng(5)
-    estimates = rng.normal(0.3, 0.05, 4)
-    samples = [rng.normal(e, 0.02, 150) for e in estimates]
+    estimates, samples = _four_runs()
     result = single_run_range(estimates, samples, confidence=0.9)
-    test_var = np.var(np.mean(samples, axis=0), ddof=1)
-    run_part = np.var(estimates, ddof=1) * (1 + 1 / 4)
-    df = (test_var + run_part) ** 2 / (run_part**2 / 3)
-    half = stats.t.ppf(0.95, df) * np.sqrt(test_var + run_part)
+    half, _ = _welch_half_width(samples, np.var(estimates, ddof=1) * (1 + 1 / 4), 4, 0.9)
     assert result.question == "one run" and mean_over_runs(estimates, samples).question == "mean over runs"
     assert (result.lower, result.upper) == pytest.approx((np.mean(estimates) - half, np.mean(estimates) + half))
     wider = mean_over_runs(estimates, samples, confidence=0.9)
