@@ -1,0 +1,399 @@
+"""``faircode.audit``: rates, gaps and ratios per group with intervals from one bootstrap on counts.
+
+Everything is computed by faircode's own evaluation (``faircode._rates.measure``: rates, counts, too-small and
+few-event flags, percentile intervals giving way to exact ones on few events; ``faircode._gaps``: gaps and ratios
+to a reference and the spread, on the same resamples), fed with the tallies of ``_counts``. What is new here:
+
+- the views and thresholds of one audit share one set of resamples (``_counts``);
+- a gap involving a rate with few events gets an interval all the same, from the two rates' exact intervals
+  (``_exact_gap``), where ``faircode.metrics.format_gaps`` shows none;
+- a bootstrap p-value per gap and Holm's flags over all the gaps compared, and the count of those comparisons;
+- the four-fifths reading of the selection ratio, AUC and calibration per group, conditional gaps over strata.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from faircode._binomial import clopper_pearson
+from faircode._conditional import _conditional, _share
+from faircode._gaps import between_table, reference_table
+from faircode._inputs import Groups
+from faircode._rates import measure, per_metric, rates_table, safe_divide
+from faircode.report import _counts, _read, _scores
+from faircode.report._errors import AuditInputError, closest, listed
+from faircode.report._result import AuditReport
+
+RATE_METRICS = ("selection_rate", "base_rate", "tpr", "fpr", "fnr", "precision", "npv", "accuracy")
+"""The rates of every group, in the order tables show them (``precision`` is the positive predictive value)."""
+GAP_METRICS = ("selection_rate", "tpr", "fpr", "fnr", "precision", "npv", "accuracy")
+"""The rates compared between groups (the base rate is the data's, not the model's: shown, not compared)."""
+BOOTSTRAP = ("multinomial draw of the counts of rows per (group cell, label, score band, weight), the total number "
+             "of rows fixed: the distribution of resampling rows with replacement")
+OVERALL = "overall"
+JOIN = " & "
+
+
+def _check_options(score, decision, threshold, score_range, n_boot, confidence, min_count, min_events,
+                   calibration_bins):
+    if (score is None) == (decision is None):
+        raise AuditInputError("give either score= (a column of scores, with threshold=) or decision= (a column "
+                              f"of 0/1 decisions); got score={score!r}, decision={decision!r}")
+    if decision is not None and threshold is not None:
+        raise AuditInputError(f"threshold= applies to a score; decision={decision!r} is already 0/1")
+    thresholds = None
+    if score is not None:
+        if threshold is None:
+            raise AuditInputError(f"a score needs a threshold (a row whose score is at or above it is predicted "
+                                  f"positive): pass threshold=0.5 (--threshold 0.5), or several")
+        values = [threshold] if isinstance(threshold, numbers.Real) else list(threshold)
+        if not values or not all(isinstance(t, numbers.Real) and not isinstance(t, bool) and np.isfinite(t)
+                                 for t in values):
+            raise AuditInputError(f"threshold must be a number or a list of numbers; got {threshold!r}")
+        thresholds = np.unique(np.asarray(values, float))
+        low, high = score_range
+        if thresholds.min() < low or thresholds.max() > high:
+            raise AuditInputError(f"thresholds {listed(thresholds.tolist())} must lie within the score range "
+                                  f"[{low:g}, {high:g}]")
+    if n_boot is not None and (isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 0):
+        raise AuditInputError(f"n_boot must be a whole number of resamples (0 for none); got {n_boot!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise AuditInputError(f"confidence must lie strictly between 0 and 1, e.g. 0.95; got {confidence!r}")
+    for name, value in (("min_count", min_count), ("min_events", min_events), ("calibration_bins", calibration_bins)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < (1 if name == "calibration_bins" else 0):
+            raise AuditInputError(f"{name} must be a whole number (at least 1 for calibration_bins); got {value!r}")
+    return thresholds
+
+
+def _names(value, what) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = (value,) if isinstance(value, str) else tuple(value)
+    if not all(isinstance(n, str) for n in names):
+        raise AuditInputError(f"{what} must be column names (str); got {value!r}")
+    return names
+
+
+def _references(reference, groups: tuple[str, ...]) -> dict:
+    """The reference group asked for, per column (None: the largest group)."""
+    if reference is None:
+        return {}
+    if not isinstance(reference, dict):
+        if len(groups) != 1:
+            raise AuditInputError(f"with several group columns ({listed(groups)}) give reference as a dict "
+                                  f"{{column: group}} (--reference column=group); got {reference!r}")
+        return {groups[0]: reference}
+    for column in reference:
+        if column not in groups and column != JOIN.join(groups):
+            raise AuditInputError(f"reference names column {column!r}, which is not a group column"
+                                  f"{closest(column, groups)}; the group columns are: {listed(groups)}")
+    return dict(reference)
+
+
+def _reference_position(view: _counts.View, reference, rows: np.ndarray, min_count: int) -> int:
+    """The reference cell: the one named (an error naming the closest if it does not exist), else the largest."""
+    labels = [str(x) for x in view.index]
+    if reference is None:
+        return int(np.argmax(rows))
+    wanted = JOIN.join(map(str, reference)) if isinstance(reference, tuple) else str(reference)
+    if wanted not in labels:
+        raise AuditInputError(f"reference group {wanted!r} does not exist in column {view.name!r}"
+                              f"{closest(wanted, labels)}; its groups are: {listed(labels)}")
+    return labels.index(wanted)
+
+
+def _exact_gap(ev, ref: int, confidence: float):
+    """Intervals for the difference and ratio of each cell's rate to the reference's from the two rates' exact
+    intervals, each at sqrt(confidence): the rows of two groups are disjoint, so both intervals cover together
+    with probability at least ``confidence``, and so does the range of differences (ratios) they allow. Used for
+    gaps involving a rate with few events, where the percentile bootstrap collapses."""
+    level = float(np.sqrt(confidence))
+    if ev.tallies.weighted:
+        den_w = per_metric(ev.tallies.wsum, ev.metrics, "denominator")
+        n_eff = np.nan_to_num(safe_divide(den_w ** 2, per_metric(ev.tallies.w2sum, ev.metrics, "denominator")))
+        x_eff = np.nan_to_num(ev.rates) * n_eff
+    else:
+        n_eff, x_eff = ev.counts, ev.events
+    low, high = clopper_pearson(x_eff, n_eff, level)
+    d_low, d_high = low - high[ref], high - low[ref]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r_low = np.where(high[ref] > 0, low / high[ref], np.nan)
+        r_high = np.where(low[ref] > 0, high / low[ref], np.inf)
+    return d_low, d_high, r_low, r_high
+
+
+def _p_values(ev, ref: int) -> np.ndarray:
+    """Two-sided bootstrap p-value of each cell's gap to the reference (difference 0): twice the smaller share
+    of resamples on either side of 0, with one added to each count (resolution 1 / (n_boot + 1))."""
+    diff = ev.boot - ev.boot[:, ref:ref + 1, :]
+    valid = ~np.isnan(diff)
+    n = valid.sum(axis=0)
+    below = ((diff <= 0) & valid).sum(axis=0)
+    above = ((diff >= 0) & valid).sum(axis=0)
+    p = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (n + 1))
+    return np.where(n > 0, p, np.nan)
+
+
+def _holm(p: np.ndarray, alpha: float) -> np.ndarray:
+    """Holm's step-down rejections over the p-values given (NaN counts in the family and is never rejected)."""
+    m = len(p)
+    order = np.argsort(np.where(np.isnan(p), np.inf, p), kind="stable")
+    reject = np.zeros(m, bool)
+    for rank, i in enumerate(order):
+        if np.isnan(p[i]) or p[i] > alpha / (m - rank):
+            break
+        reject[i] = True
+    return reject
+
+
+def _gap_rows(view, ev, ref, threshold, confidence):
+    """The gaps table of one view at one threshold, with interval methods, p-values and ratios."""
+    table = reference_table(ev, ev.groups.index[ref]).reset_index()
+    table = table.rename(columns={table.columns[0]: "group"})
+    others = [g for g in range(len(view.index)) if g != ref]
+    d_low, d_high, r_low, r_high = _exact_gap(ev, ref, confidence)
+    few = table["few_events"].to_numpy()
+    metric_pos = [ev.metrics.index(m) for m in table["metric"]]
+    cell_pos = np.repeat(others, len(ev.metrics))
+    exact = {"difference_lower": d_low, "difference_upper": d_high, "ratio_lower": r_low, "ratio_upper": r_high}
+    has_boot = "difference_lower" in table.columns
+    for column, values in exact.items():
+        picked = values[cell_pos, metric_pos]
+        table[column] = np.where(few, picked, table[column]) if has_boot else picked
+    table["interval"] = np.where(few | (not has_boot), "exact (combined)", "bootstrap (paired)")
+    table["p_value"] = _p_values(ev, ref)[cell_pos, metric_pos] if has_boot else np.nan
+    table.loc[few, "p_value"] = np.nan
+    table.insert(0, "threshold", threshold)
+    table.insert(0, "column", view.name)
+    table["reference"] = str(view.index[ref])
+    return table
+
+
+def audit(data, *, label: str, groups, score: str | None = None, decision: str | None = None, threshold=None,
+          reference=None, intersections: bool = False, strata=None, sample_weight: str | None = None,
+          positive_label=None, score_range=(0.0, 1.0), dropna: bool = False, min_count: int = 30,
+          min_events: int = 5, n_boot: int = 1000, confidence: float = 0.95, random_state: int = 0,
+          calibration_bins: int = 10, sep: str = ",", encoding: str = "utf-8") -> AuditReport:
+    """Audit a table of predictions: rates per group with intervals, gaps and ratios to a reference group with
+    paired intervals, the four-fifths selection ratio, and with a score AUC and calibration per group.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or path
+        The predictions, one row each: a DataFrame, a CSV file (plain or compressed: ``.gz``, ``.bz2``, ``.zip``,
+        ``.xz``, ``.zst``) or a Parquet file or folder. Only the columns named below are read.
+    label : str
+        The true outcome: 0/1 or True/False, or two values of which ``positive_label`` is the positive one.
+    groups : str or list of str
+        Group columns; each is audited on its own, every group against its reference.
+    score, decision : str
+        Either a score column (with ``threshold``) or a column of 0/1 decisions.
+    threshold : float or list of float
+        A row whose score is at or above the threshold is predicted positive; several thresholds give one set of
+        tables each, from the same resamples.
+    reference : label or dict, optional
+        The reference group, or ``{column: group}`` per column. Default: each column's largest group.
+    intersections : bool, default False
+        Also audit the combinations of all group columns (cells under ``min_count`` rows are marked too small).
+    strata : str or list of str, optional
+        Columns of a legitimate factor: adds each gap conditional on them (the within-stratum gaps averaged
+        with each stratum's share of rows as weight, as ``faircode.metrics.conditional_gaps``).
+    sample_weight : str, optional
+        A column of non-negative row weights (rows of weight 0 are left out). Counts stay counts of rows.
+    positive_label : optional
+        The positive value of a label column that is not 0/1.
+    score_range : (float, float), default (0, 1)
+        The scale of the score; a score outside it is an error (deciles: ``(1, 10)``).
+    dropna : bool, default False
+        Drop rows with a missing value in a column read (their number is reported) instead of raising.
+    min_count : int, default 30
+        A rate whose denominator has fewer rows is flagged ``too_small``: not an estimate to report.
+    min_events : int, default 5
+        A rate with fewer rows than this on either side of its numerator is flagged ``few_events`` and gets an
+        exact (Clopper-Pearson) interval; a gap involving it gets the combined exact interval.
+    n_boot : int, default 1000
+        Resamples of the one bootstrap (0: exact intervals on rates, combined exact intervals on gaps).
+    confidence : float, default 0.95
+        Coverage of every interval.
+    random_state : int, default 0
+        Seed of the bootstrap; the same input and seed give byte-identical reports.
+    calibration_bins : int, default 10
+        Equal-width score bins of the calibration table (a score with at most 20 values gets one bin per value).
+    sep, encoding : str
+        The CSV file's delimiter and encoding.
+
+    Returns
+    -------
+    AuditReport
+        Tables ``rates``, ``gaps``, ``four_fifths``, ``auc``, ``calibration``, ``curves``, ``conditional``; the
+        number of comparisons; ``to_json()``, ``to_markdown()``, ``to_html()`` and ``check(conditions)``. Parity
+        is equal rates: a difference of 0, a ratio of 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from faircode import audit
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 0] * 10, "p": [0.9, 0.2, 0.4, 0.6] * 10,
+    ...                    "sex": ["f"] * 20 + ["m"] * 20})
+    >>> report = audit(df, label="y", score="p", threshold=0.5, groups="sex", n_boot=200, min_count=5)
+    >>> print(report.rates.query("metric == 'tpr'")[["column", "group", "estimate", "count"]].to_string(index=False))
+     column group  estimate  count
+    overall   all       0.5     20
+        sex     f       0.5     10
+        sex     m       0.5     10
+    """
+    group_cols = _names(groups, "groups")
+    if not group_cols:
+        raise AuditInputError("groups must name at least one group column")
+    strata_cols = _names(strata, "strata")
+    thresholds = _check_options(score, decision, threshold, score_range, n_boot, confidence, min_count,
+                                min_events, calibration_bins)
+    references = _references(reference, group_cols)
+    columns = _read.Columns(label=label, groups=group_cols, score=score, decision=decision, weight=sample_weight,
+                            strata=strata_cols)
+    table = _read.read_table(data, columns, sep=sep, encoding=encoding)
+    _read.drop_missing(table, columns, dropna)
+    y = _read.binary(table, label, "label", positive_label)
+    if score is not None:
+        values = _read.numeric(table, score, "score")
+        _read.check_range(table, score, values, score_range)
+    else:
+        values = _read.binary(table, decision, "decision").astype(float)
+    w = None if sample_weight is None else _read.check_weights(table, sample_weight)
+    zero_weight = 0
+    coded = [_read.group_codes(table, c) for c in group_cols]
+    coded += [_read.group_codes(table, c, "strata") for c in strata_cols]
+    if w is not None and (w == 0).any():
+        keep = w > 0
+        zero_weight = int((~keep).sum())
+        y, values, w = y[keep], values[keep], w[keep]
+        coded = [(codes[keep], index) for codes, index in coded]
+    fine, levels = _counts.fine_cells([c for c, _ in coded], [len(i) for _, i in coded])
+    n_fine = len(levels)
+    hist = _counts.histogram(fine, n_fine, values, y, w)
+    cats = _counts.categories(hist, thresholds, fine=fine, score=values, y=y, w=w)
+
+    views = [_counts.View(OVERALL, (), pd.Index(["all"], name=OVERALL), np.zeros(n_fine, np.int64))]
+    for i, name in enumerate(group_cols):
+        views.append(_counts.View(name, (name,), coded[i][1], levels[:, i]))
+    if intersections and len(group_cols) > 1:
+        part = levels[:, :len(group_cols)]
+        combos, of_fine = np.unique(part, axis=0, return_inverse=True)
+        labels = [JOIN.join(str(coded[i][1][c]) for i, c in enumerate(row)) for row in combos]
+        views.append(_counts.View(JOIN.join(group_cols), group_cols, pd.Index(labels, name=JOIN.join(group_cols)),
+                                  of_fine.ravel()))
+    n_strata = 1
+    if strata_cols:
+        s_part = levels[:, len(group_cols):]
+        s_combos, s_code = np.unique(s_part, axis=0, return_inverse=True)
+        s_code = s_code.ravel()
+        n_strata = len(s_combos)
+        for i, name in enumerate(group_cols):
+            n_g = len(coded[i][1])
+            views.append(_counts.View(f"strata x {name}", (name,), pd.RangeIndex(n_strata * n_g),
+                                      s_code * n_g + levels[:, i]))
+
+    n_thresholds = 1 if thresholds is None else len(thresholds)
+    tallies = _counts.tallies(cats, views, n_thresholds, n_boot=n_boot or None, random_state=random_state)
+    interval = "bootstrap" if n_boot else "exact"
+    options = dict(min_count=min_count, min_events=min_events, interval=interval, confidence=float(confidence))
+
+    rate_parts, gap_parts, spread_parts, cond_parts = [], [], [], []
+    for view in views:
+        if view.name.startswith("strata x "):
+            continue
+        for j in range(n_thresholds):
+            t = None if thresholds is None else float(thresholds[j])
+            ev = measure(Groups(codes=np.empty(0, np.int64), index=view.index), RATE_METRICS,
+                         tallies[(view.name, j)], **options)
+            rates = rates_table(ev).reset_index()
+            rates = rates.rename(columns={rates.columns[0]: "group", "rate": "estimate"})
+            rates.insert(0, "threshold", t)
+            rates.insert(0, "column", view.name)
+            rate_parts.append(rates)
+            if view.name == OVERALL:
+                continue
+            gap_ev = _select(ev, GAP_METRICS)
+            ref = _reference_position(view, references.get(view.name), ev.row_counts["n"].to_numpy(), min_count)
+            gap_parts.append(_gap_rows(view, gap_ev, ref, t, float(confidence)))
+            spread = between_table(_select(ev, ("selection_rate",))).reset_index()
+            spread.insert(0, "threshold", t)
+            spread.insert(0, "column", view.name)
+            spread_parts.append(spread)
+            if strata_cols and len(view.columns) == 1:
+                cond_parts.append(_conditional_rows(view, tallies[(f"strata x {view.name}", j)], n_strata, ref,
+                                                    t, options))
+    rates = pd.concat(rate_parts, ignore_index=True)
+    gaps = pd.concat(gap_parts, ignore_index=True)
+    estimable = ~gaps["too_small"] & gaps["difference"].notna()
+    gaps["holm"] = False
+    gaps.loc[estimable, "holm"] = _holm(gaps.loc[estimable, "p_value"].to_numpy(), 1 - float(confidence))
+    report_views = [v for v in views if not v.name.startswith("strata x ")]
+    score_tables = {}
+    if score is not None:
+        weighted = w is not None
+        score_tables["auc"] = pd.concat([_scores.auc_table(hist, v, weighted=weighted, confidence=float(confidence))
+                                         .assign(column=v.name) for v in report_views], ignore_index=True)
+        score_tables["calibration"] = pd.concat(
+            [_scores.calibration_table(hist, v, weighted=weighted, confidence=float(confidence),
+                                       score_range=score_range, n_bins=calibration_bins, min_count=min_count)
+             .assign(column=v.name) for v in report_views], ignore_index=True)
+        score_tables["curves"] = pd.concat([_scores.threshold_curve(hist, v).assign(column=v.name)
+                                            for v in report_views], ignore_index=True)
+    meta = {
+        "source": table.source, "rows_read": table.rows_read, "rows_dropped_missing": table.rows_dropped,
+        "dropped_by_column": table.dropped_by_column, "rows_zero_weight": zero_weight,
+        "rows_used": int(len(y)), "label": label, "positive_label": None if positive_label is None else str(positive_label),
+        "score": score, "decision": decision,
+        "thresholds": None if thresholds is None else [float(t) for t in thresholds],
+        "score_range": [float(score_range[0]), float(score_range[1])], "groups": list(group_cols),
+        "intersections": bool(intersections and len(group_cols) > 1), "strata": list(strata_cols),
+        "sample_weight": sample_weight, "n_boot": int(n_boot or 0), "confidence": float(confidence),
+        "random_state": random_state, "min_count": min_count, "min_events": min_events,
+        "bootstrap": BOOTSTRAP if n_boot else None,
+        "references": {g["column"]: g["reference"] for g in gaps[["column", "reference"]].drop_duplicates().to_dict("records")},
+    }
+    return AuditReport(meta=meta, rates=rates, gaps=gaps, spread=pd.concat(spread_parts, ignore_index=True),
+                       conditional=pd.concat(cond_parts, ignore_index=True) if cond_parts else None,
+                       **score_tables)
+
+
+def _select(ev, metrics):
+    from faircode._rates import select_metrics
+
+    return select_metrics(ev, metrics)
+
+
+def _conditional_rows(view, tallies, n_strata, ref, threshold, options) -> pd.DataFrame:
+    """The gap of each group to the reference conditional on the strata (``faircode._conditional``'s weighted
+    mean of the within-stratum gaps, each stratum weighted by its share of all rows), with its interval from the
+    same resamples."""
+    n_groups = len(view.index)
+    index = pd.RangeIndex(n_strata * n_groups)
+    ev = measure(Groups(codes=np.empty(0, np.int64), index=index), GAP_METRICS, tallies, **options)
+    others = np.array([g for g in range(n_groups) if g != ref])
+    grid = (n_strata, n_groups, len(GAP_METRICS))
+
+    def conditional(rates, sums):
+        share = _share(sums.reshape(*sums.shape[:-2], n_strata, n_groups, sums.shape[-1]), ref, "stratum")
+        return _conditional(rates.reshape(*rates.shape[:-2], *grid), share, ref, others)
+
+    gap, used = conditional(ev.rates, tallies.sums)
+    flag = ev.too_small.reshape(grid)
+    defined = ~np.isnan(ev.rates.reshape(grid)[:, others] - ev.rates.reshape(grid)[:, [ref]])
+    small = (defined & (flag[:, others] | flag[:, [ref]])).sum(axis=0)
+    table = pd.DataFrame({
+        "column": view.name, "threshold": threshold,
+        "group": np.repeat([str(view.index[g]) for g in others], len(GAP_METRICS)),
+        "metric": np.tile(GAP_METRICS, len(others)), "conditional": gap.ravel(),
+        "strata_used": used.ravel(), "strata_too_small": small.ravel(), "reference": str(view.index[ref])})
+    if ev.boot is not None:
+        from faircode._bootstrap import percentile_interval
+
+        boot_gap, _ = conditional(ev.boot, tallies.boot)
+        lower, upper = percentile_interval(boot_gap, options["confidence"])
+        table.insert(5, "lower", lower.ravel())
+        table.insert(6, "upper", upper.ravel())
+    return table

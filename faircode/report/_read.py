@@ -1,0 +1,266 @@
+"""Reading an audit's table (a DataFrame, a CSV file, plain or compressed, or Parquet) and checking its columns.
+
+Only the columns the audit needs are read. Every check raises ``AuditInputError`` with what arrived and what was
+expected: a missing or misspelt column (with the closest name), an empty file, a wrong delimiter, a file that is
+not UTF-8, a label or decision that is not binary (its values listed), missing values (counted, the first row
+named; ``dropna=True`` drops them and the count is reported), scores outside their range, a group column with one
+value or with a value per row. pandas' own errors for these say neither what was expected nor where.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from faircode.report._errors import AuditInputError, closest, listed
+
+PARQUET_SUFFIXES = (".parquet", ".pq")
+_OTHER_DELIMITERS = (";", "\t", "|", ":")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns an audit reads, by role."""
+
+    label: str
+    groups: tuple[str, ...]
+    score: str | None = None
+    decision: str | None = None
+    weight: str | None = None
+    strata: tuple[str, ...] = ()
+
+    def needed(self) -> list[str]:
+        names = [self.label, self.score, self.decision, *self.groups, self.weight, *self.strata]
+        return list(dict.fromkeys(n for n in names if n is not None))
+
+    def role(self, name) -> str:
+        for role in ("label", "score", "decision", "weight"):
+            if getattr(self, role) == name:
+                return role
+        return "group" if name in self.groups else "strata"
+
+
+@dataclass
+class Table:
+    """The columns read, and where they came from."""
+
+    frame: pd.DataFrame
+    source: str  # a file's name, or "DataFrame"
+    from_file: bool
+    rows_read: int
+    rows_dropped: int = 0
+    dropped_by_column: dict = field(default_factory=dict)
+
+
+def _row(table: Table, position: int) -> str:
+    """Where a row is, in the words of its source: a file's data row and line, or a DataFrame's index label."""
+    if table.from_file:
+        return f"data row {position + 1} (line {position + 2} of the file)"
+    return f"row {position + 1} (index label {table.frame.index[position]!r})"
+
+
+def _check_names(columns: Columns, available, source: str) -> None:
+    for name in columns.needed():
+        if name not in available:
+            raise AuditInputError(
+                f"no column {name!r} (the {columns.role(name)} column) in {source}{closest(name, available)}; "
+                f"its columns are: {listed(available)}")
+
+
+def _csv_header(path, sep, encoding) -> list[str]:
+    try:
+        header = pd.read_csv(path, nrows=0, sep=sep, encoding=encoding)
+    except pd.errors.EmptyDataError as err:
+        raise AuditInputError(f"{path} is empty: expected a header line naming the columns, then one row per "
+                              "prediction") from err
+    except UnicodeDecodeError as err:
+        raise _not_utf8(path, encoding, err) from err
+    return [str(c) for c in header.columns]
+
+
+def _not_utf8(path, encoding, err) -> AuditInputError:
+    return AuditInputError(
+        f"{path} is not {encoding} text: byte {err.object[err.start:err.start + 1]!r} cannot be decoded "
+        f"({err.reason}); save it as UTF-8 or pass its encoding (encoding='latin-1', --encoding latin-1)")
+
+
+def _check_delimiter(names: list[str], needed: list[str], path, sep) -> None:
+    """One column whose name holds another delimiter: the file is delimited by that, not by ``sep``."""
+    if len(names) != 1:
+        return
+    for other in _OTHER_DELIMITERS:
+        if other != sep and other in names[0] and len(names[0].split(other)) > 1:
+            shown = "\\t" if other == "\t" else other
+            raise AuditInputError(
+                f"{path} has one column, {names[0]!r}, when split at {sep!r}: its header looks delimited by "
+                f"{shown!r}; pass sep={shown!r} (--sep '{shown}')")
+
+
+def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8") -> Table:
+    """The columns an audit needs, from a DataFrame or a file path (CSV, compressed CSV, Parquet file or
+    folder)."""
+    needed = columns.needed()
+    group_like = [*columns.groups, *columns.strata]
+    if isinstance(data, pd.DataFrame):
+        _check_names(columns, [str(c) for c in data.columns], "the DataFrame")
+        frame = data[needed].copy()
+        return Table(frame=frame, source="DataFrame", from_file=False, rows_read=len(frame))
+    if not isinstance(data, (str, os.PathLike)):
+        raise AuditInputError(f"data must be a pandas DataFrame or the path of a CSV or Parquet file; got a "
+                              f"{type(data).__name__}")
+    path = pathlib.Path(data)
+    if not path.exists():
+        near = closest(path.name, [p.name for p in path.parent.iterdir()]) if path.parent.is_dir() else ""
+        raise AuditInputError(f"no file {str(path)!r}{near}")
+    if path.is_dir() or path.suffix.lower() in PARQUET_SUFFIXES:
+        frame = _read_parquet(path, columns)
+    else:
+        if path.stat().st_size == 0:
+            raise AuditInputError(f"{path} is empty (0 bytes): expected a header line naming the columns, then "
+                                  "one row per prediction")
+        names = _csv_header(path, sep, encoding)
+        _check_delimiter(names, needed, path, sep)
+        _check_names(columns, names, str(path))
+        try:
+            frame = pd.read_csv(path, sep=sep, encoding=encoding, usecols=needed,
+                                dtype={name: str for name in group_like})
+        except UnicodeDecodeError as err:
+            raise _not_utf8(path, encoding, err) from err
+        except (pd.errors.ParserError, ValueError) as err:
+            raise AuditInputError(f"{path} could not be read as a table delimited by {sep!r}: {err}") from err
+        frame = frame[needed]
+    if len(frame) == 0:
+        raise AuditInputError(f"{path} has a header but no rows: there is nothing to audit")
+    return Table(frame=frame, source=path.name, from_file=True, rows_read=len(frame))
+
+
+def _read_parquet(path: pathlib.Path, columns: Columns) -> pd.DataFrame:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as err:  # pragma: no cover - pyarrow is pinned in requirements.lock
+        raise AuditInputError(f"reading {path} needs pyarrow (pip install pyarrow)") from err
+    try:
+        names = list(pq.ParquetDataset(path).schema.names)
+    except Exception as err:  # pyarrow raises several types for a file that is not Parquet
+        raise AuditInputError(f"{path} could not be read as Parquet: {err}") from err
+    _check_names(columns, names, str(path))
+    return pd.read_parquet(path, columns=columns.needed())
+
+
+# ---- the columns' values ----
+
+def drop_missing(table: Table, columns: Columns, dropna: bool) -> None:
+    """Raise on missing values in any needed column (count, first row), or drop those rows with ``dropna``."""
+    frame = table.frame
+    missing = frame.isna()
+    if columns.score is not None and pd.api.types.is_numeric_dtype(frame[columns.score]):
+        missing[columns.score] |= ~np.isfinite(frame[columns.score].to_numpy(float, na_value=np.nan))
+    counts = missing.sum()
+    if not counts.any():
+        return
+    if dropna:
+        keep = ~missing.any(axis=1).to_numpy()
+        table.dropped_by_column = {str(k): int(v) for k, v in counts.items() if v}
+        table.rows_dropped = int((~keep).sum())
+        table.frame = frame[keep]
+        if len(table.frame) == 0:
+            raise AuditInputError(f"every row of {table.source} has a missing value in a column the audit needs "
+                                  f"({', '.join(f'{k}: {v}' for k, v in table.dropped_by_column.items())}); "
+                                  "nothing is left to audit")
+        return
+    name = next(k for k, v in counts.items() if v)
+    first = int(np.flatnonzero(missing[name].to_numpy())[0])
+    others = [f"{k}: {v}" for k, v in counts.items() if v and k != name]
+    also = f" (also missing: {', '.join(others)})" if others else ""
+    what = "missing or infinite values" if name == columns.score else "missing values"
+    raise AuditInputError(
+        f"the {columns.role(name)} column {name!r} has {int(counts[name])} {what}, the first in "
+        f"{_row(table, first)}{also}; fill them, or pass dropna=True (--dropna) to drop those rows")
+
+
+def binary(table: Table, name: str, role: str, positive=None) -> np.ndarray:
+    """A 0/1 column as int8: 0/1 numbers or booleans, or two values of which ``positive`` is the positive one."""
+    values = table.frame[name]
+    if pd.api.types.is_bool_dtype(values):
+        return values.to_numpy(bool).astype(np.int8)
+    found = pd.unique(values.to_numpy())
+    if positive is not None:
+        texts = {str(v) for v in found}
+        if str(positive) not in texts or len(texts) > 2:
+            raise AuditInputError(
+                f"the {role} column {name!r} must hold two values, {positive!r} (positive) and one other; "
+                f"found {len(texts)}: {_value_counts(values)}")
+        return (values.astype(str).to_numpy() == str(positive)).astype(np.int8)
+    if pd.api.types.is_numeric_dtype(values) and set(found.tolist()) <= {0, 1}:
+        return values.to_numpy().astype(np.int8)
+    hint = (f"; name the positive value with positive_label= (--positive), e.g. {sorted(map(str, found))[-1]!r}"
+            if len(found) == 2 and role == "label" else "")
+    raise AuditInputError(f"the {role} column {name!r} must be binary, 0 and 1 (or True/False); found "
+                          f"{len(found)} values: {_value_counts(values)}{hint}")
+
+
+def _value_counts(values: pd.Series, limit: int = 8) -> str:
+    counts = values.value_counts(dropna=False)
+    shown = ", ".join(f"{k!r} ({v} rows)" for k, v in list(counts.items())[:limit])
+    return shown + (f", ... ({len(counts)} values in all)" if len(counts) > limit else "")
+
+
+def numeric(table: Table, name: str, role: str) -> np.ndarray:
+    """A column of numbers as float64, or an error naming the first value that is not a number."""
+    values = table.frame[name]
+    if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+        converted = pd.to_numeric(values, errors="coerce")
+        bad = converted.isna().to_numpy() & values.notna().to_numpy()
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            raise AuditInputError(
+                f"the {role} column {name!r} must hold numbers; {int(bad.sum())} values are not, the first "
+                f"{values.iloc[first]!r} in {_row(table, first)}")
+        values = converted
+    return values.to_numpy(float)
+
+
+def check_range(table: Table, name: str, score: np.ndarray, score_range) -> None:
+    """Scores outside ``score_range``: counted, the extremes and the first row named."""
+    low, high = score_range
+    outside = (score < low) | (score > high)
+    if outside.any():
+        first = int(np.flatnonzero(outside)[0])
+        raise AuditInputError(
+            f"the score column {name!r} has {int(outside.sum())} values outside [{low:g}, {high:g}] "
+            f"(min {score.min():g}, max {score.max():g}; the first, {score[first]:g}, in {_row(table, first)}); "
+            f"a threshold needs scores on a known scale: pass score_range=(low, high) (--score-range LOW HIGH) "
+            "if the scores are on another one, e.g. deciles 1 to 10")
+
+
+def check_weights(table: Table, name: str) -> np.ndarray:
+    w = numeric(table, name, "weight")
+    bad = w < 0
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise AuditInputError(f"the weight column {name!r} has {int(bad.sum())} negative values, the first "
+                              f"{w[first]:g} in {_row(table, first)}; weights must be 0 or more")
+    if not (w > 0).any():
+        raise AuditInputError(f"the weight column {name!r} is 0 in every row; at least one row needs a "
+                              "positive weight")
+    return w
+
+
+def group_codes(table: Table, name: str, role: str = "group") -> tuple[np.ndarray, pd.Index]:
+    """A group (or strata) column as codes and sorted labels (text); one value, or one per row, is an error."""
+    values = table.frame[name]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.astype(str)
+    codes, labels = pd.factorize(values.astype(str).to_numpy(), sort=True)
+    n = len(values)
+    if role == "group" and len(labels) < 2:
+        raise AuditInputError(f"the group column {name!r} has one value, {labels[0]!r}, in all {n} rows: there "
+                              "is no other group to compare it with")
+    if role == "group" and len(labels) == n and n > 2:
+        raise AuditInputError(
+            f"the group column {name!r} has a different value in each of its {n} rows (e.g. "
+            f"{listed(labels[:3])}): it looks like an identifier, not a group; give a column of group labels")
+    return codes.astype(np.int64), pd.Index(labels, name=name)

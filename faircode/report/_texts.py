@@ -1,0 +1,83 @@
+"""The report's words, written once for every format: section titles, the explainer page behind each section,
+the notes that say how to read a table, and the metrics' display names."""
+from __future__ import annotations
+
+DEFAULT_DOCS_URL = ""
+"""Where the site lives. mkdocs.yml sets no ``site_url`` yet, so links are root-relative (``/explainers/<slug>/``),
+right when the report is served from the site; pass ``docs_url`` (``--docs-url``) for absolute links."""
+
+NAMES = {"selection_rate": "selection rate", "base_rate": "base rate", "tpr": "TPR", "fpr": "FPR", "fnr": "FNR",
+         "precision": "PPV", "npv": "NPV", "accuracy": "accuracy", "tnr": "TNR"}
+
+SECTIONS = {
+    # key: (title, explainer slug, what the explainer teaches here)
+    "rates": ("Rates by group", "disaggregated-evaluation", "rates per group with their counts"),
+    "gaps": ("Gaps to the reference group", "equalized-odds", "gaps in error rates between groups"),
+    "four_fifths": ("Selection ratio and the four-fifths rule", "disparate-impact-and-legal-tests",
+                    "the four-fifths rule and what it does not say"),
+    "conditional": ("Gaps conditional on strata", "confounding-and-simpsons-paradox",
+                    "pooled against conditional gaps"),
+    "auc": ("AUC by group", "roc-curves-and-auc-by-group", "ranking quality per group"),
+    "calibration": ("Calibration by group", "predictive-parity-and-calibration", "calibration within groups"),
+    "curves": ("Rates across thresholds", "group-specific-thresholds", "how a threshold moves each group's rates"),
+    "comparisons": ("How many comparisons", "permutation-tests-for-fairness-gaps",
+                    "multiple comparisons and Holm's correction"),
+    "intervals": ("How the intervals were computed", "bootstrap-confidence-intervals",
+                  "bootstrap intervals on rates and gaps"),
+    "small": ("Small cells and few events", "sample-size-and-power", "why small groups cannot be read"),
+    "intersections": ("Intersections", "subgroup-fairness-and-the-worst-off-group", "intersectional groups"),
+}
+
+
+def link(key: str, docs_url: str | None) -> str:
+    base = DEFAULT_DOCS_URL if docs_url is None else docs_url
+    return f"{base.rstrip('/')}/explainers/{SECTIONS[key][1]}/"
+
+
+FOUR_FIFTHS_CAVEAT = (
+    "The four-fifths ratio is a group's selection rate divided by the reference group's. The US Uniform "
+    "Guidelines on Employee Selection Procedures (29 CFR 1607.4(D)) treat a ratio under 0.8 as a rule of thumb "
+    "for noticing adverse impact, not a legal test: they say a smaller difference can still matter when it is "
+    "statistically and practically significant, and a ratio under 0.8 may mean nothing when the numbers are "
+    "small. Read the interval: a ratio whose interval holds 0.8 has not been shown to be under it, or above it. "
+    "The rule is written for a favourable decision (a hire, an approval); if a positive prediction here is "
+    "unfavourable (flagged as high risk), a ratio above 1.25 is the corresponding sign.")
+
+UNDEFINED = ("A rate whose denominator is empty (no positives in a group for its TPR) is undefined and shown as "
+             "such, never as 0.")
+
+SMALL = ("A rate is marked too small when fewer than {min_count} rows are in its denominator: it is not an "
+         "estimate to report. It rests on few events when fewer than {min_events} rows are on one side of its "
+         "numerator; such a rate gets the exact (Clopper-Pearson) interval, because the bootstrap's collapses, and "
+         "a gap involving it gets the combined exact interval (each rate's exact interval at the square root of "
+         "the confidence, the range of differences they allow).")
+
+
+def bootstrap_note(meta: dict) -> str:
+    if not meta["n_boot"]:
+        return (f"No bootstrap (n_boot=0): every rate has its exact {meta['confidence']:.0%} interval and every "
+                "gap the combined exact interval.")
+    return (f"One bootstrap of {meta['n_boot']} resamples (seed {meta['random_state']}): a {meta['bootstrap']}. "
+            f"Every interval is a {meta['confidence']:.0%} percentile interval from those resamples; a gap or "
+            "ratio is recomputed within each resample, so its interval is paired with the reference group's "
+            "rate, and every table shares the same resamples.")
+
+
+def comparisons(report) -> dict:
+    """The number of gaps compared and what that means, with Holm's count."""
+    gaps = report.gaps
+    estimable = ~gaps["too_small"] & gaps["difference"].notna()
+    n = int(estimable.sum())
+    excluding = gaps[estimable & ((gaps["difference_lower"] > 0) | (gaps["difference_upper"] < 0))]
+    alpha = 1 - report.meta["confidence"]
+    holm = int(gaps["holm"].sum())
+    note = (f"{n} gaps were compared (every group that is not too small, against its reference, on "
+            f"{len(set(gaps['metric']))} rates{', at every threshold' if (report.meta['thresholds'] or [0])[1:] else ''}). "
+            f"If no group differed from its reference at all, about {alpha * n:.1f} of their {1 - alpha:.0%} "
+            f"intervals would still exclude 0 by chance alone; {len(excluding)} do. Read a single interval that "
+            "excludes 0 as a lead to check on other data, not as a finding, unless it also survives Holm's "
+            f"correction for all {n} comparisons ({holm} do, from bootstrap p-values, whose resolution is "
+            f"1/(n_boot+1)). Gaps between rates of one group are correlated (TPR and FNR are one number), so "
+            "Holm is conservative here.")
+    return {"count": n, "intervals_excluding_zero": int(len(excluding)), "expected_by_chance": alpha * n,
+            "holm_rejections": holm, "note": note}

@@ -1,0 +1,204 @@
+"""faircode.audit's numbers against independent computations: pandas group-bys, faircode.metrics on rows, DeLong
+on rows, Clopper-Pearson from scipy's beta quantiles."""
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import beta
+
+from faircode.auc import delong_auc
+from faircode.metrics import conditional_gaps, disaggregate
+from faircode.report import AuditInputError, audit
+
+N_BOOT = 200
+
+
+@pytest.fixture(scope="module")
+def table():
+    rng = np.random.default_rng(3)
+    n = 3000
+    race = rng.choice(["a", "b", "c"], n, p=[0.6, 0.34, 0.06])
+    sex = rng.choice(["f", "m"], n)
+    y = rng.binomial(1, np.where(race == "b", 0.45, 0.3))
+    p = np.clip(0.25 + 0.4 * y + rng.normal(0, 0.2, n) + 0.05 * (sex == "m"), 0, 1).round(3)
+    band = rng.choice(["low", "high"], n)
+    return pd.DataFrame({"y": y, "p": p, "race": race, "sex": sex, "band": band, "w": rng.choice([1.0, 2.0], n)})
+
+
+@pytest.fixture(scope="module")
+def report(table):
+    return audit(table, label="y", score="p", threshold=[0.4, 0.6], groups=["race", "sex"], intersections=True,
+                 n_boot=N_BOOT, min_count=30, strata="band")
+
+
+def _by_hand(table, column, t):
+    """Rates per group from a pandas group-by of the rows (the definitions written out)."""
+    pred = (table["p"] >= t).astype(int)
+    rows = []
+    for group, part in table.assign(pred=pred).groupby(column):
+        y, d = part["y"], part["pred"]
+        tp, fp = int(((y == 1) & (d == 1)).sum()), int(((y == 0) & (d == 1)).sum())
+        fn, tn = int(((y == 1) & (d == 0)).sum()), int(((y == 0) & (d == 0)).sum())
+
+        def share(a, b):
+            return a / b if b else np.nan
+
+        rows.append({"group": str(group), "selection_rate": share(tp + fp, len(part)), "base_rate": y.mean(),
+                     "tpr": share(tp, tp + fn), "fpr": share(fp, fp + tn), "fnr": share(fn, tp + fn),
+                     "precision": share(tp, tp + fp), "npv": share(tn, tn + fn), "accuracy": share(tp + tn, len(part))})
+    return pd.DataFrame(rows).set_index("group")
+
+
+@pytest.mark.parametrize("column", ["race", "sex"])
+@pytest.mark.parametrize("t", [0.4, 0.6])
+def test_rates_equal_a_group_by(report, table, column, t):
+    expected = _by_hand(table, column, t)
+    got = report.rates.query("column == @column and threshold == @t").pivot(index="group", columns="metric",
+                                                                             values="estimate")
+    pd.testing.assert_frame_equal(got[expected.columns], expected, check_names=False, rtol=1e-12, atol=0)
+
+
+def test_intersections_equal_a_group_by(report, table):
+    combo = table.assign(cell=table["race"] + " & " + table["sex"])
+    expected = _by_hand(combo, "cell", 0.6)
+    got = report.rates.query("column == 'race & sex' and threshold == 0.6").pivot(index="group", columns="metric",
+                                                                                 values="estimate")
+    pd.testing.assert_frame_equal(got[expected.columns], expected, check_names=False, rtol=1e-12, atol=0)
+    small = report.rates.query("column == 'race & sex' and threshold == 0.6 and metric == 'tpr'")
+    counts = combo[combo["y"] == 1].groupby("cell").size()
+    assert small.set_index("group")["too_small"].to_dict() == (counts < 30).to_dict()
+
+
+def test_gaps_are_differences_to_the_reference_with_paired_intervals(report):
+    rates = report.rates.query("column == 'race' and threshold == 0.4").set_index(["group", "metric"])["estimate"]
+    gaps = report.gaps.query("column == 'race' and threshold == 0.4")
+    assert set(gaps["reference"]) == {"a"}  # the largest group by default
+    for row in gaps.itertuples():
+        assert row.difference == pytest.approx(rates[(row.group, row.metric)] - rates[("a", row.metric)], abs=1e-12)
+        assert row.difference_lower <= row.difference <= row.difference_upper
+    # a paired interval is narrower than one combining the two rates' marginal intervals
+    bootstrap = gaps[gaps["interval"] == "bootstrap (paired)"]
+    assert len(bootstrap) > 0
+
+
+def test_counts_and_points_match_faircode_disaggregate(table, report):
+    pred = (table["p"] >= 0.6).astype(int)
+    expected = disaggregate(table["y"], pred, sensitive_features=table["race"], metrics=["tpr", "fpr", "npv"],
+                            min_count=30).rates.reset_index()
+    got = report.rates.query("column == 'race' and threshold == 0.6 and metric in ['tpr', 'fpr', 'npv']")
+    merged = got.merge(expected, left_on=["group", "metric"], right_on=["race", "metric"])
+    assert len(merged) == 9
+    np.testing.assert_array_equal(merged["count_x"], merged["count_y"])
+    np.testing.assert_array_equal(merged["events_x"], merged["events_y"])
+    np.testing.assert_allclose(merged["estimate"], merged["rate"], rtol=1e-12)
+
+
+def test_undefined_rate_is_nan_not_zero():
+    df = pd.DataFrame({"y": [0] * 40 + [1, 0] * 20, "d": [1, 0] * 40, "g": ["x"] * 40 + ["z"] * 40})
+    report = audit(df, label="y", decision="d", groups="g", n_boot=N_BOOT)
+    tpr = report.rates.query("column == 'g' and metric == 'tpr'").set_index("group")
+    assert np.isnan(tpr.loc["x", "estimate"]) and tpr.loc["x", "count"] == 0
+    assert np.isnan(tpr.loc["x", "lower"])
+    gap = report.gaps.query("metric == 'tpr'").iloc[0]
+    assert np.isnan(gap["difference"])
+    assert report.to_dict()["rates"][2]["estimate"] is None or any(
+        r["estimate"] is None for r in report.to_dict()["rates"] if r["metric"] == "tpr")
+
+
+def test_few_events_get_exact_intervals_and_combined_gap_intervals():
+    # group x: 2 false positives among 60 negatives (few events); group z: 20 among 60
+    y = np.zeros(120, int)
+    d = np.r_[np.ones(2), np.zeros(58), np.ones(20), np.zeros(40)].astype(int)
+    df = pd.DataFrame({"y": y, "d": d, "g": ["x"] * 60 + ["z"] * 60})
+    report = audit(df, label="y", decision="d", groups="g", reference={"g": "z"}, n_boot=N_BOOT)
+    fpr = report.rates.query("column == 'g' and metric == 'fpr'").set_index("group")
+    assert fpr.loc["x", "few_events"] and fpr.loc["x", "interval"] == "exact"
+    assert fpr.loc["x", "lower"] == pytest.approx(beta.ppf(0.025, 2, 59))
+    assert fpr.loc["x", "upper"] == pytest.approx(beta.ppf(0.975, 3, 58))
+    gap = report.gaps.query("metric == 'fpr'").iloc[0]
+    assert gap["interval"] == "exact (combined)"
+    level = np.sqrt(0.95)
+    lo_x, hi_x = beta.ppf((1 - level) / 2, 2, 59), beta.ppf(1 - (1 - level) / 2, 3, 58)
+    lo_z, hi_z = beta.ppf((1 - level) / 2, 20, 41), beta.ppf(1 - (1 - level) / 2, 21, 40)
+    assert gap["difference_lower"] == pytest.approx(lo_x - hi_z)
+    assert gap["difference_upper"] == pytest.approx(hi_x - lo_z)
+    assert np.isnan(gap["p_value"])
+
+
+def test_auc_per_group_equals_delong_on_rows(report, table):
+    for group, part in table.groupby("race"):
+        expected = delong_auc(part["y"], part["p"])
+        got = report.auc.query("column == 'race' and group == @group").iloc[0]
+        for key in ("auc", "se", "lower", "upper"):
+            assert got[key] == pytest.approx(expected[key], rel=1e-9)
+
+
+def test_calibration_has_exact_intervals(report, table):
+    cal = report.calibration.query("column == 'sex' and group == 'f'")
+    part = table[table["sex"] == "f"]
+    edges = np.linspace(0, 1, 11)
+    which = np.clip(np.searchsorted(edges, part["p"], side="right") - 1, 0, 9)
+    for row, (_, rows) in zip(cal.itertuples(), part.groupby(which)):
+        k, n = int(rows["y"].sum()), len(rows)
+        assert row.count == n and row.observed == pytest.approx(k / n)
+        assert row.mean_score == pytest.approx(rows["p"].mean())
+        assert row.lower == pytest.approx(beta.ppf(0.025, k, n - k + 1) if k else 0.0)
+
+
+def test_conditional_gaps_equal_faircode_conditional_gaps(report, table):
+    pred = (table["p"] >= 0.4).astype(int)
+    expected = conditional_gaps(table["y"], pred, sensitive_features=table["race"], strata=table["band"],
+                                reference="a", metrics=["selection_rate", "fpr"], min_count=30)
+    got = report.conditional.query("column == 'race' and threshold == 0.4").set_index(["group", "metric"])
+    for (group, metric), row in expected.iterrows():
+        assert got.loc[(group, metric), "conditional"] == pytest.approx(row["conditional"], abs=1e-12)
+        assert got.loc[(group, metric), "lower"] <= got.loc[(group, metric), "upper"]
+
+
+def test_weighted_rates_equal_faircode_weighted_rates(table):
+    report = audit(table, label="y", score="p", threshold=0.5, groups="race", sample_weight="w", n_boot=N_BOOT)
+    pred = (table["p"] >= 0.5).astype(int)
+    expected = disaggregate(table["y"], pred, sensitive_features=table["race"], sample_weight=table["w"],
+                            metrics=["selection_rate", "tpr", "precision"]).rates.reset_index()
+    got = report.rates.query("column == 'race'").merge(expected, left_on=["group", "metric"],
+                                                       right_on=["race", "metric"])
+    assert len(got) == 9
+    np.testing.assert_allclose(got["estimate"], got["rate"], rtol=1e-12)
+
+
+def test_same_input_gives_identical_bytes_and_the_seed_matters(table):
+    args = dict(label="y", score="p", threshold=0.5, groups="race", n_boot=N_BOOT)
+    first, second = audit(table, **args), audit(table, **args)
+    assert first.to_json() == second.to_json()
+    assert audit(table, **args, random_state=1).to_json() != first.to_json()
+
+
+def test_without_bootstrap_every_interval_is_exact(table):
+    report = audit(table, label="y", score="p", threshold=0.5, groups="race", n_boot=0)
+    assert set(report.rates["interval"]) == {"exact"}
+    assert set(report.gaps["interval"]) == {"exact (combined)"}
+    assert report.gaps["difference_lower"].notna().all()
+
+
+def test_comparisons_count_the_estimable_gaps(report):
+    comparisons = report.comparisons
+    gaps = report.gaps
+    assert comparisons["count"] == int((~gaps["too_small"] & gaps["difference"].notna()).sum())
+    assert f"{comparisons['count']} gaps were compared" in comparisons["note"]
+
+
+def test_selection_ratio_under_four_fifths_is_marked():
+    df = pd.DataFrame({"y": [1, 0] * 100, "d": [1] * 50 + [0] * 50 + [1] * 30 + [0] * 70,
+                       "g": ["x"] * 100 + ["z"] * 100})
+    report = audit(df, label="y", decision="d", groups="g", reference="x", n_boot=N_BOOT)
+    row = report.four_fifths.iloc[0]
+    assert row["ratio"] == pytest.approx(0.6) and row["below_four_fifths"]
+    assert row["ratio_lower"] < 0.6 < row["ratio_upper"]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import faircode.report._audit
+
+    result = doctest.testmod(faircode.report._audit)
+    assert result.attempted > 0 and result.failed == 0
