@@ -117,7 +117,8 @@ class GateResult:
         for f in self.failures:
             at = "" if f["threshold"] is None else f" at threshold {f['threshold']:g}"
             ref = f" vs {f['reference']!r}" if f.get("reference") else ""
-            interval = ("" if f["lower"] is None else f" [{f['lower']:.3f}, {f['upper']:.3f}]")
+            ends = ["unbounded" if v is None else f"{v:.3f}" for v in (f["lower"], f["upper"])]
+            interval = "" if f["lower"] is None and f["upper"] is None else f" [{ends[0]}, {ends[1]}]"
             lines.append(f"  {f['condition']}: {f['column']} = {f['group']!r}{ref}{at}: {f['metric']} "
                          f"{f['estimate']:.3f}{interval}")
         return "\n".join(lines)

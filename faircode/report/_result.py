@@ -49,23 +49,24 @@ class AuditReport:
 
         return to_dict(self)
 
-    def to_json(self) -> str:
-        """The report as JSON text, versioned by its ``schema_version``; the same input gives the same bytes."""
+    def to_json(self, *, gate=None) -> str:
+        """The report as JSON text, versioned by its ``schema_version``; the same input gives the same bytes.
+        ``gate``, a ``check`` result, adds its outcome."""
         from faircode.report._render_json import to_json
 
-        return to_json(self)
+        return to_json(self, gate)
 
-    def to_markdown(self, *, docs_url: str | None = None) -> str:
+    def to_markdown(self, *, docs_url: str | None = None, gate=None) -> str:
         """The report as Markdown; each section links to the explainer page that teaches it."""
         from faircode.report._render_markdown import to_markdown
 
-        return to_markdown(self, docs_url=docs_url)
+        return to_markdown(self, docs_url=docs_url, gate=gate)
 
-    def to_html(self, *, docs_url: str | None = None) -> str:
+    def to_html(self, *, docs_url: str | None = None, gate=None) -> str:
         """A self-contained HTML page (inline CSS, figures as inline SVG, no external request)."""
         from faircode.report._render_html import to_html
 
-        return to_html(self, docs_url=docs_url)
+        return to_html(self, docs_url=docs_url, gate=gate)
 
     def check(self, conditions, *, when: str = "interval"):
         """Evaluate ``--fail-on`` conditions such as ``"fpr_gap > 0.05"``; see ``faircode.report.check``."""
