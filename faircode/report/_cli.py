@@ -2,7 +2,7 @@
 
 Exit codes: 0 the audit ran and every ``--fail-on`` condition passed; 1 a condition failed (the message names
 the column, group, metric, estimate and interval); 2 bad input (the message says what arrived and what was
-expected). Output files are written only after everything was computed and rendered, each to a temporary file
+expected); 3 an internal error (so that a crash never reads as a failed gate). Output files are written only after everything was computed and rendered, each to a temporary file
 renamed into place, so a failed run leaves no partial report.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pathlib
 import sys
 import tempfile
 
-from faircode.report._errors import EXIT_INPUT, AuditInputError
+from faircode.report._errors import EXIT_INPUT, EXIT_INTERNAL, AuditInputError
 
 EXAMPLE = """examples:
   python -m faircode audit predictions.csv --label y --score p --threshold 0.5 --group race --group sex \\
@@ -21,7 +21,7 @@ EXAMPLE = """examples:
   python -m faircode audit preds.csv.gz --label reoffended --decision flagged --group race \\
       --reference race=Caucasian --fail-on "fpr_gap > 0.05" --fail-on "selection_ratio < 0.8"
 
-exit codes: 0 pass, 1 a --fail-on condition failed, 2 bad input.
+exit codes: 0 pass, 1 a --fail-on condition failed, 2 bad input, 3 internal error.
 --fail-when interval (default) fails only when the whole interval lies beyond the limit; point fails when the
 estimate does (it trips on noise in small groups)."""
 
@@ -92,6 +92,9 @@ def _write_all(outputs: dict[pathlib.Path, str]) -> None:
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make a CI artefact unreadable to others
             staged.append((tmp, path))
     except BaseException:
         for tmp, _ in staged:
@@ -103,6 +106,17 @@ def _write_all(outputs: dict[pathlib.Path, str]) -> None:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except Exception:  # a bug, not a gate: exit 3, never 1
+        import traceback
+
+        traceback.print_exc()
+        print("faircode audit: internal error (exit 3); no report was written", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _run(args) -> int:
     from faircode.report._audit import audit
     from faircode.report._gate import check
     from faircode.report._render_html import to_html

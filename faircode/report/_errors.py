@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import difflib
 
-EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
-"""Exit codes of ``python -m faircode audit``: 0 every condition passed, 1 a --fail-on condition failed, 2 bad input."""
+EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+"""Exit codes of ``python -m faircode audit``: 0 every condition passed, 1 a --fail-on condition failed, 2 bad input,
+3 an internal error (a bug: never 1, so that a crash is not read as a failed gate)."""
 
 
 class AuditInputError(ValueError):

@@ -28,6 +28,7 @@ a { color: var(--accent); }
 .fc-table .fc-est { font-weight: 600; }
 .fc-table .fc-ci, .fc-table .fc-note { display: block; font-size: .85em; color: var(--muted); }
 .fc-table .fc-few .fc-note { color: var(--accent); }
+.fc-table td.fc-small { white-space: normal; min-width: 6em; max-width: 9em; }
 .fc-table .fc-small .fc-est { font-weight: 400; font-style: italic; color: var(--muted); }
 figure { margin: 1rem 0; } figure svg { width: 100%; height: auto; max-width: 720px; }
 figcaption { font-size: .9rem; color: var(--muted); }

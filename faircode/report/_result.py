@@ -32,7 +32,7 @@ class AuditReport:
         """Each group's selection rate over its reference's, with the paired interval, and whether it is under 0.8."""
         part = self.gaps[self.gaps["metric"] == "selection_rate"]
         table = part[["column", "threshold", "group", "reference", "ratio", "ratio_lower", "ratio_upper",
-                      "interval", "count", "reference_count", "too_small", "few_events"]].reset_index(drop=True)
+                      "interval", "count", "reference_count", "denominator", "too_small", "few_events"]].reset_index(drop=True)
         table["below_four_fifths"] = table["ratio"] < 0.8
         return table
 

@@ -35,7 +35,7 @@ def report(frame):
 def test_interval_mode_fails_only_when_the_whole_interval_is_beyond(report):
     gap = report.gaps.query("metric == 'fpr'").iloc[0]
     assert gap["difference"] == pytest.approx(0.2)
-    assert not check(report, f"fpr_gap > {gap['difference_lower'] + 0.001:.4f}").passed is False
+    assert check(report, f"fpr_gap > {gap['difference_lower'] + 0.001:.4f}").passed
     failed = check(report, f"fpr_gap > {gap['difference_lower'] - 0.001:.4f}")
     assert not failed.passed and failed.exit_code == 1
     message = failed.message()
@@ -51,7 +51,7 @@ def test_less_than_ratios_and_absolute_values(report):
     assert check(report, "selection_ratio < 0.8").passed
     assert not check(report, "abs(fpr_gap) > 0.1").passed
     assert check(report, "abs(tpr_gap) > 0.1").passed  # TPRs are equal
-    assert not check(report, "abs(tpr_gap) < 0.1").passed is True  # [-x, x] inside (-0.1, 0.1): holds
+    assert not check(report, "abs(tpr_gap) < 0.1").passed  # the whole interval inside (-0.1, 0.1): it holds
     assert not check(report, "fpr >= 0.2").passed  # b's own FPR
     assert check(report, "fpr_gap < 0").passed
 
@@ -111,3 +111,16 @@ def test_json_follows_its_schema(tmp_path):
         jsonschema.validate(broken, schema)
     weighted = json.loads(audit(df, label="y", decision="y", groups="g", sample_weight="w", n_boot=0).to_json())
     jsonschema.validate(weighted, schema)
+
+
+def test_an_internal_error_exits_3_not_1(tmp_path, frame, monkeypatch, capsys):
+    path = tmp_path / "preds.csv"
+    frame.to_csv(path, index=False)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("faircode.report._audit.audit", broken)
+    assert main(["audit", str(path), "--label", "y", "--decision", "d", "--group", "g", "--json",
+                 str(tmp_path / "r.json")]) == 3
+    assert "internal error" in capsys.readouterr().err and not (tmp_path / "r.json").exists()
