@@ -21,6 +21,9 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
   test rows, with an interval for each of the two questions one asks of it: ``mean_over_runs`` (an interval
   for the mean over runs, from the test rows and the run-to-run spread) and ``single_run_range`` (a range for
   what one new run may show);
+- a measure computed once per random train/test split of one data set, ``over_resplits``: the mean with
+  Nadeau and Bengio's corrected interval (what a model fitted on that many rows of the population would show)
+  and, beside it, the plain t interval over the splits (which speaks of these rows only);
 - ``resample_counts``: the bootstrap as a matrix of how often each row appears in each resample, to share one
   set of resamples between many decision rules so that every comparison between them is paired (scipy's
   ``bootstrap`` draws afresh for every statistic), and ``resampled_gap``, a group's selection rate, TPR or FPR
@@ -39,6 +42,7 @@ from faircode._paired import resample_counts, resampled_gap
 from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
 from faircode._ranking import cross_group_auc
 from faircode._repeated import RunsInterval, mean_over_runs, single_run_range
+from faircode._resplits import SplitsInterval, over_resplits
 
 __all__ = [
     "CONDITIONAL_WEIGHTS",
@@ -46,6 +50,7 @@ __all__ = [
     "INTERVALS",
     "METRICS",
     "RunsInterval",
+    "SplitsInterval",
     "Disaggregation",
     "conditional_gaps",
     "cross_group_auc",
@@ -56,6 +61,7 @@ __all__ = [
     "gaps_to_reference",
     "group_rates",
     "mean_over_runs",
+    "over_resplits",
     "resample_counts",
     "resampled_gap",
     "single_run_range",

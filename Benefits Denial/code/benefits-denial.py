@@ -186,8 +186,7 @@ print(
 show(table.rename_axis("rule"))
 
 # %%
-import numpy as np
-from scipy import stats
+from faircode.metrics import over_resplits
 
 SPLITS = 20
 MITIGATIONS = ["S3", "S4", "reweighing"]
@@ -216,18 +215,14 @@ def over_splits(values):
     every split drawing its rows from the same data set, so that the splits are not
     independent samples of the population.
     """
-    values = np.asarray(values, dtype=float)
-    n, mean, sd = len(values), values.mean(), values.std(ddof=1)
-    quantile = stats.t.ppf(0.975, n - 1)
-    plain = quantile * sd / np.sqrt(n)
-    corrected = quantile * sd * np.sqrt(1 / n + n_test / n_train)
-    low, high = signed(mean - plain), signed(mean + plain)
+    corrected = over_resplits(values, n_test=n_test, n_train=n_train)
+    mean, low, high = corrected.within
     return {
-        "mean [95% t]": f"{signed(mean)} [{low}, {high}]",
-        "95% corrected": f"[{signed(mean - corrected)}, {signed(mean + corrected)}]",
-        "min": signed(values.min()),
-        "max": signed(values.max()),
-        "splits > 0": f"{(values > 0).sum()}/{n}",
+        "mean [95% t]": f"{signed(mean)} [{signed(low)}, {signed(high)}]",
+        "95% corrected": f"[{signed(corrected.lower)}, {signed(corrected.upper)}]",
+        "min": signed(min(values)),
+        "max": signed(max(values)),
+        "splits > 0": f"{corrected.positive}/{corrected.splits}",
     }
 
 

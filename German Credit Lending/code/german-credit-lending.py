@@ -185,7 +185,7 @@ seeds = run_benchmark([AUDIT], models=["logistic_regression"], seeds=SPLITS, n_j
 show_results(seeds)
 
 # %%
-from scipy import stats
+from faircode.metrics import over_resplits
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import train_test_split
 
@@ -206,18 +206,16 @@ def over_splits(values):
     training rows), which allows for every split drawing on the same rows, so that
     the splits are not independent samples of applicants.
     """
-    values = np.asarray(values, dtype=float)
-    n, mean, sd = len(values), values.mean(), values.std(ddof=1)
-    quantile = stats.t.ppf(0.975, n - 1)
-    plain = quantile * sd / np.sqrt(n)
-    corrected = quantile * sd * np.sqrt(1 / n + n_test / n_train)
+    corrected = over_resplits(values, n_test=n_test, n_train=n_train)
+    mean, low, high = corrected.within
+    n = corrected.splits
     return {
-        "mean [95% t]": f"{mean:+.3f} [{mean - plain:+.3f}, {mean + plain:+.3f}]",
-        "95% corrected": f"[{mean - corrected:+.3f}, {mean + corrected:+.3f}]",
-        "min": f"{values.min():+.3f}",
-        "max": f"{values.max():+.3f}",
-        "splits > 0": f"{(values > 0).sum()}/{n}",
-        "splits < 0": f"{(values < 0).sum()}/{n}",
+        "mean [95% t]": f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]",
+        "95% corrected": f"[{corrected.lower:+.3f}, {corrected.upper:+.3f}]",
+        "min": f"{min(values):+.3f}",
+        "max": f"{max(values):+.3f}",
+        "splits > 0": f"{corrected.positive}/{n}",
+        "splits < 0": f"{corrected.negative}/{n}",
     }
 
 

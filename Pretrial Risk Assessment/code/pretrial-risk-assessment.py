@@ -829,7 +829,7 @@ for value, name in NAMES.items():
     )
 
 # %%
-from scipy import stats
+from faircode.metrics import over_resplits
 
 SPLITS = 20
 seeds = run_benchmark([AUDIT], models=["logistic_regression"], seeds=SPLITS, n_jobs=1)
@@ -841,38 +841,32 @@ MEASURES = {
     "precision_gap": "precision gap",
     "balanced_accuracy": "bal. acc.",
 }
-# Nadeau and Bengio's correction: the splits share their rows, so the spread of their
-# results understates the uncertainty of a statement beyond these rows.
-share = len(data.idx_test) / len(data.idx_train)
 
 
 def over_splits(values):
-    """Mean, 95% t interval over the splits, and the corrected 95% interval."""
-    values = np.asarray(values, float)
-    runs = len(values)
-    quantile = stats.t.ppf(0.975, runs - 1)
-    sd = values.std(ddof=1)
-    plain = quantile * sd / np.sqrt(runs)
-    corrected = quantile * sd * np.sqrt(1 / runs + share)
-    return values.mean(), plain, corrected
+    """Mean over the splits with Nadeau and Bengio's corrected 95% interval (the
+    splits share their rows, so their spread understates the uncertainty of a
+    statement beyond these rows); .within holds the plain t interval."""
+    return over_resplits(values, n_test=len(data.idx_test), n_train=len(data.idx_train))
 
 
 def cell(values, sign="+"):
     """'+0.066 [+0.048, +0.084]': mean with the corrected interval."""
-    mean, _, half = over_splits(values)
-    return f"{mean:{sign}.3f} [{mean - half:{sign}.3f}, {mean + half:{sign}.3f}]"
+    mean, low, high = over_splits(values)
+    return f"{mean:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
 def summary(name, strategy, values):
-    mean, plain, corrected = over_splits(values)
+    corrected = over_splits(values)
+    mean, low, high = corrected.within
     return {
         "measure": name,
         "strategy": strategy,
-        "mean [95% t]": f"{mean:+.3f} [{mean - plain:+.3f}, {mean + plain:+.3f}]",
-        "95% corrected": f"[{mean - corrected:+.3f}, {mean + corrected:+.3f}]",
-        "min": f"{values.min():+.3f}",
-        "max": f"{values.max():+.3f}",
-        "splits > 0": f"{(values > 0).sum()}/{len(values)}",
+        "mean [95% t]": f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]",
+        "95% corrected": f"[{corrected.lower:+.3f}, {corrected.upper:+.3f}]",
+        "min": f"{min(values):+.3f}",
+        "max": f"{max(values):+.3f}",
+        "splits > 0": f"{corrected.positive}/{corrected.splits}",
     }
 
 

@@ -153,22 +153,19 @@ for audit, (attribute, category, identifier) in AUDITS.items():
                     )
 
 # %%
-import numpy as np
 import pandas as pd
-from scipy.stats import t as student_t
 from faircode.display import show
+from faircode.metrics import over_resplits
 
 CONFIDENCE = 0.95
 
 
 def over_splits(values, sign=""):
-    """Mean over splits with the Nadeau-Bengio corrected 95% interval."""
-    values = np.asarray(values, dtype=float)
-    k = len(values)
-    variance = (1 / k + TEST_SIZE / (1 - TEST_SIZE)) * values.var(ddof=1)
-    half = student_t.ppf((1 + CONFIDENCE) / 2, k - 1) * np.sqrt(variance)
-    mean = values.mean()
-    return f"{mean:{sign}.3f} [{mean - half:{sign}.3f}, {mean + half:{sign}.3f}]"
+    """Mean over splits with the Nadeau-Bengio corrected interval."""
+    mean, low, high = over_resplits(
+        values, n_test=20, n_train=80, confidence=CONFIDENCE
+    )
+    return f"{mean:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
 frame = pd.DataFrame(measures)
