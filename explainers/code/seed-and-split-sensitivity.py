@@ -145,6 +145,7 @@ print()
 # %%
 from faircode.metrics import (
     mean_over_runs,
+    over_resplits,
     resample_counts,
     resampled_gap,
     single_run_range,
@@ -173,14 +174,24 @@ def run_samples(key, gap):
     )
 
 
-def interval_row(estimates, samples):
-    """The mean over runs with both intervals, formatted."""
+def interval_row(estimates, samples, key):
+    """The mean over runs with its intervals, formatted. For runs that re-split the
+    rows, also Nadeau and Bengio's corrected interval (over_resplits): the mean a
+    model fitted on that many rows of a fresh sample would show."""
     mean = mean_over_runs(estimates, samples)
     one = single_run_range(estimates, samples)
+    fresh = ""
+    if key[2] == "split":
+        n_test = len(runs[key][0][1])
+        resplit = over_resplits(
+            estimates, n_test=n_test, n_train=len(data[key[0]].y) - n_test
+        )
+        fresh = f"[{resplit.lower:+.3f}, {resplit.upper:+.3f}]"
     return {
         "mean": f"{mean.estimate:+.3f}",
         "mean over runs, 95%": f"[{mean.lower:+.3f}, {mean.upper:+.3f}]",
         "one run, 95%": f"[{one.lower:+.3f}, {one.upper:+.3f}]",
+        "fresh sample, 95%": fresh,
         "runs < 0": f"{int((np.asarray(estimates) < 0).sum())}/{len(estimates)}",
     }
 
@@ -189,7 +200,7 @@ samples = {(*key, gap): run_samples(key, gap) for key in runs for gap in GAPS.va
 records = []
 for key in runs:
     for gap in GAPS.values():
-        row = interval_row(values[key][gap].to_numpy(), samples[(*key, gap)])
+        row = interval_row(values[key][gap].to_numpy(), samples[(*key, gap)], key)
         records.append(
             {"audit": key[0], "model": key[1], "varies": key[2], "gap": gap, **row}
         )
@@ -204,7 +215,7 @@ for name, estimates, diff in [
 ]:
     records.append(
         {"audit": key[0], "model": key[1], "varies": key[2], "gap": name}
-        | interval_row(estimates, diff)
+        | interval_row(estimates, diff, key)
     )
 print(
     f"95% intervals from the {N_SEEDS} runs, each scored on the same {N_SHARED:,} "
@@ -214,7 +225,9 @@ print(
     f"over {N_SEEDS}).\none run: where one more run's gap may fall (single_run_range). "
     "Both hold each fitted model fixed: the uncertainty of training on a fresh sample "
     "\nenters only through the spread between splits, and those splits re-use the "
-    "same rows.\n"
+    "same rows.\nfresh sample (re-split runs only): the mean a model fitted on as "
+    "many rows of a new sample would show (over_resplits: Nadeau and Bengio's\n"
+    "corrected t, sd x sqrt(1/runs + test rows / training rows)).\n"
 )
 show(pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"]))
 
