@@ -180,20 +180,123 @@ show(pd.DataFrame(rows).set_index(["audit", "error profile"]))
 
 # %%
 import numpy as np
+import pandas as pd
 from faircode import load_audit
+from faircode.display import show
+
+# German Credit's 1,000 credits were drawn as 700 good and 300 bad: a share of bad
+# credits set by the sample's design, not by any population of applicants.
+sample_bad = 1 - load_audit("German Credit Lending").y.mean()
+counts, draws = draws_all["German Credit Lending"]  # tp, fn, fp, tn per group
+rows = []
+for bad in (sample_bad, 0.10, 0.05):
+    good_weight, bad_weight = (1 - bad) / (1 - sample_bad), bad / sample_bad
+    point, boot = [], []
+    for tp, fn, fp, tn in (counts, np.moveaxis(draws, 1, 0)):
+        base = good_weight * (tp + fn)
+        base = base / (base + bad_weight * (fp + tn))
+        precision = good_weight * tp / (good_weight * tp + bad_weight * fp)
+        point.append((base, precision))
+    (base, precision), (_, boot_precision) = point
+    rows.append(
+        {
+            "bad credits b": f"{bad:.2f}" + (" (sample)" if bad == sample_bad else ""),
+            "base rate, under 30": f"{base[0]:.3f}",
+            "base rate, 30 and over": f"{base[1]:.3f}",
+            "precision, under 30": f"{precision[0]:.3f}",
+            "precision, 30 and over": f"{precision[1]:.3f}",
+            "precision gap": interval(
+                precision[0] - precision[1],
+                boot_precision[:, 0] - boot_precision[:, 1],
+            ),
+        }
+    )
+show(pd.DataFrame(rows).set_index("bad credits b"))
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode import load_audit
+from faircode.display import show
+from faircode.metrics import resample_counts
 
 full = load_audit("Pretrial Risk Assessment", sample="propublica")
 full_race = full.raw["race"].to_numpy()
 full_flag = (full.raw["decile_score"].to_numpy() >= 5).astype(int)
 full_y = full.y.to_numpy()
-for name in GROUPS["Pretrial Risk Assessment"]:
+# The rows ProPublica's sample holds and the audit's does not.
+added = ~full.raw["id"].isin(compas.raw["id"]).to_numpy()
+sums = {}  # group -> sample -> sums over its rows (row 0: all rows; 1..: resamples)
+for i, name in enumerate(GROUPS["Pretrial Risk Assessment"]):
     inside = full_race == name
-    y_g, f_g = full_y[inside], full_flag[inside]
+    y_g, f_g, new = full_y[inside], full_flag[inside], added[inside]
     print(
         f"{name}, ProPublica's sample ({inside.sum()} rows): base rate "
         f"{y_g.mean():.3f}, TPR {f_g[y_g == 1].mean():.3f}, "
         f"FPR {f_g[y_g == 0].mean():.3f}, precision {y_g[f_g == 1].mean():.3f}"
     )
+    counts = np.vstack(
+        [np.ones(inside.sum()), resample_counts(inside.sum(), N_BOOT, random_state=i)]
+    )
+    sums[name] = {
+        sample: {
+            "rows": counts @ keep,
+            "positives": counts @ (y_g * keep),
+            "flags": counts @ (f_g * keep),
+            "true flags": counts @ (y_g * f_g * keep),
+            "false flags": counts @ ((1 - y_g) * f_g * keep),
+        }
+        for sample, keep in (("audit", 1.0 - new), ("ProPublica", np.ones(len(y_g))))
+    }
+    # Flag rate of the added positives minus that of the audit sample's positives.
+    change = counts @ (f_g * new * y_g) / (counts @ (new * y_g)) - counts @ (
+        f_g * ~new * y_g
+    ) / (counts @ (~new * y_g))
+    print(
+        f"  rows added: {new.sum()}, charged again {(y_g[new] == 1).sum()}, "
+        f"not charged again {(y_g[new] == 0).sum()}; flagged: "
+        f"{f_g[new & (y_g == 1)].mean():.3f} of the added positives, "
+        f"{f_g[~new & (y_g == 1)].mean():.3f} of the audit sample's, "
+        f"difference {interval(change[0], change[1:])}"
+    )
+
+group, reference = GROUPS["Pretrial Risk Assessment"]
+# One shared error profile: the pooled TPR and FPR of the audit's sample.
+g_, r_ = sums[group]["audit"], sums[reference]["audit"]
+shared_tpr = (g_["true flags"] + r_["true flags"]) / (g_["positives"] + r_["positives"])
+shared_fpr = (g_["false flags"] + r_["false flags"]) / (
+    g_["rows"] - g_["positives"] + r_["rows"] - r_["positives"]
+)
+gaps = {}
+for sample in ("audit", "ProPublica"):
+    observed, implied = [], []
+    for name in (group, reference):
+        s = sums[name][sample]
+        observed.append(s["true flags"] / s["flags"])
+        implied.append(precision_at(s["positives"] / s["rows"], shared_tpr, shared_fpr))
+    gaps[sample] = (observed[0] - observed[1], implied[0] - implied[1])
+change = [p - a for p, a in zip(gaps["ProPublica"], gaps["audit"])]
+rows = [
+    {
+        "sample": label,
+        "precision gap": interval(observed[0], observed[1:]),
+        "at the shared profile": interval(implied[0], implied[1:]),
+    }
+    for label, (observed, implied) in (
+        ("audit's", gaps["audit"]),
+        ("ProPublica's", gaps["ProPublica"]),
+        ("ProPublica's minus audit's", change),
+    )
+]
+print(
+    f"\n{group} minus {reference}, 95% bootstrap intervals ({N_BOOT:,} resamples of "
+    "ProPublica's rows within each group)"
+)
+show(pd.DataFrame(rows).set_index("sample"))
+print(
+    "change in the precision gap minus the change the base rates alone give: "
+    f"{interval(change[0][0] - change[1][0], change[0][1:] - change[1][1:])}"
+)
 
 # %%
 import matplotlib.pyplot as plt
