@@ -78,9 +78,15 @@ point = group_rates(
 assert np.allclose(point["rate"].unstack("metric").loc[GROUPS, list(by_hand)], by_hand)
 
 # %%
+# With both groups at the pooled TPR and FPR (equalized odds held exactly), a group's
+# FN/FP would be p/(1-p) * FNR/FPR at its own base rate p.
+total = counts.sum()
+pooled_fnr = total["FN"] / (total["FN"] + total["TP"])
+pooled_fpr = total["FP"] / (total["FP"] + total["TN"])
 rows = []
 for group in GROUPS:
     fn, fp = counts.loc[group, ["FN", "FP"]]
+    p = (counts.loc[group, "FN"] + counts.loc[group, "TP"]) / counts.loc[group, "n"]
     # Given the group's errors, FN is binomial in fn + fp: the exact interval on its
     # share s of the errors maps to one on FN/FP = s / (1 - s).
     low, high = binomtest(fn, fn + fp).proportion_ci(0.95, method="exact")
@@ -91,6 +97,7 @@ for group in GROUPS:
             "FP": fp,
             "FN/FP": fn / fp,
             "95% exact CI": f"[{low / (1 - low):.3f}, {high / (1 - high):.3f}]",
+            "at pooled TPR, FPR": p / (1 - p) * pooled_fnr / pooled_fpr,
         }
     )
 show(pd.DataFrame(rows).set_index("group"), float_format=lambda v: f"{v:.3f}")
@@ -100,6 +107,15 @@ interval = ratio.confidence_interval(0.95)
 print(
     f"\nratio of the two FN/FP ratios: {ratio.statistic:.3f} "
     f"[{interval.low:.3f}, {interval.high:.3f}] (conditional MLE, exact interval)"
+)
+# Equal error rates force the ratio of the FN/FP ratios to the base-rate odds ratio.
+outcomes = np.column_stack([counts["FN"] + counts["TP"], counts["TN"] + counts["FP"]])
+forced = odds_ratio(outcomes)
+interval = forced.confidence_interval(0.95)
+print(
+    f"the same ratio with equal TPR and FPR, the base-rate odds ratio: "
+    f"{forced.statistic:.3f} [{interval.low:.3f}, {interval.high:.3f}] (conditional "
+    f"MLE, exact interval); pooled TPR {1 - pooled_fnr:.3f}, FPR {pooled_fpr:.3f}"
 )
 
 # %%
