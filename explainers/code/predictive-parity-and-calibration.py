@@ -374,6 +374,116 @@ for side, rows in (("women", women), ("men", ~women)):
 # %%
 import numpy as np
 import pandas as pd
+from faircode import load_audit
+from faircode.display import show
+from faircode.models import build_model
+
+full = load_audit("Benefits Denial", "baseline")  # every column
+y_all, train, test = full.y.to_numpy(), full.idx_train, full.idx_test
+assert np.array_equal(y_all[test], y_b)  # the rows of the paired checks
+
+
+def columns(*names):
+    """The one-hot columns of the named source columns."""
+    return [c for c in full.X.columns if c.split("=")[0] in names]
+
+
+core = list(load_audit("Benefits Denial", "S2").X.columns)
+VARIANTS = {
+    "S2 (core columns)": core,
+    "S2 + sex": core + columns("sex"),
+    "S2 + relationship, marital status (S1)": core
+    + columns("relationship", "marital.status"),
+    "S2 + age": core + columns("age"),
+    "every column but sex": [c for c in full.X.columns if c not in columns("sex")],
+    "every column (baseline)": list(full.X.columns),
+}
+rows = []
+for name, cols in VARIANTS.items():
+    model = build_model("logistic_regression", full.random_state)
+    model.fit(full.X.iloc[train][cols], y_all[train])
+    score_v = model.predict_proba(full.X.iloc[test][cols])[:, 1]
+    row = {"features": name, "columns": len(cols)}
+    for side, inside in (("women", women), ("men", ~women)):
+        row[f"{side}: score - base rate"] = paired(mean_in(score_v - y_b, inside))
+        row[f"{side}: ECE"] = ece(
+            y_b[inside], score_bins(score_v[inside], 10), score_v[inside], 10
+        )[0]
+    rows.append(row)
+show(
+    pd.DataFrame(rows).set_index("features"),
+    formatters={"women: ECE": "{:.3f}".format, "men: ECE": "{:.3f}".format},
+)
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode import load_audit
+from faircode.display import show
+from faircode.metrics import resample_counts
+
+g_run = runs["German Credit Lending", "S2"]
+y_g = g_run["y"].astype(float)
+young = g_run["group"] == "under 30"
+g_counts = np.vstack(
+    [np.ones(len(y_g)), resample_counts(len(y_g), 1000, random_state=0)]
+)
+
+
+def g_mean(values, rows):
+    return g_counts @ (values * rows) / (g_counts @ rows)
+
+
+def g_gap(values, among):
+    """Under 30 minus 30 and over."""
+    return g_mean(values, among & young) - g_mean(values, among & ~young)
+
+
+results = {}
+for m in ("S2", "baseline"):
+    score_m = runs["German Credit Lending", m]["score"]
+    flag_m = (score_m >= 0.5).astype(float)
+    results[m] = {
+        "score - base rate, under 30": g_mean(score_m - y_g, young),
+        "score - base rate, 30 and over": g_mean(score_m - y_g, ~young),
+        "PPV gap": g_gap(y_g, flag_m == 1),
+        "FPR gap": g_gap(flag_m, y_g == 0),
+        "FNR gap": g_gap(1 - flag_m, y_g == 1),
+    }
+table = pd.DataFrame(
+    {m: {k: paired(v) for k, v in r.items()} for m, r in results.items()}
+)
+table["size, S2 minus baseline"] = {
+    k: paired(np.abs(results["S2"][k]) - np.abs(results["baseline"][k]))
+    for k in ("PPV gap", "FPR gap", "FNR gap")
+}
+show(table.fillna(""))
+
+# The credits were drawn as 700 good and 300 bad: reweight the test rows so that bad
+# credits make up a share b, the same weight in both groups; the scores stay.
+sample_bad = 1 - load_audit("German Credit Lending").y.mean()
+rows = []
+for bad in (sample_bad, 0.10, 0.05):
+    weight = np.where(y_g == 1, (1 - bad) / (1 - sample_bad), bad / sample_bad)
+    for label, inside in (("under 30", young), ("30 and over", ~young)):
+        base = np.average(y_g[inside], weights=weight[inside])
+        mean_score = np.average(g_run["score"][inside], weights=weight[inside])
+        rows.append(
+            {
+                "bad credits b": f"{bad:.2f}"
+                + (" (sample)" if bad == sample_bad else ""),
+                "group": label,
+                "base rate": f"{base:.3f}",
+                "mean score (S2)": f"{mean_score:.3f}",
+                "score - base rate": f"{mean_score - base:+.3f}",
+            }
+        )
+print()
+show(pd.DataFrame(rows).set_index(["bad credits b", "group"]))
+
+# %%
+import numpy as np
+import pandas as pd
 
 from faircode import load_audit
 from faircode.display import show
