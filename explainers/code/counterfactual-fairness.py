@@ -33,11 +33,12 @@ def least_squares(design, target):
     return coef, np.sqrt(np.diag(cov)), dof
 
 
-coefs, rows = {}, []
+coefs, intervals, rows = {}, {}, []
 for j, count in enumerate(COUNTS):
     coef, se, dof = least_squares(parents[train], logs[train, j])
     coefs[count] = coef
     t = stats.t.ppf(0.975, dof)
+    intervals[count] = (coef[1] - t * se[1], coef[1] + t * se[1])
     rows.append(
         {
             "count": count,
@@ -77,15 +78,16 @@ GRAPHS = {
 }
 
 
-def counterfactual(rows, caused, hold_at_zero=True):
+def counterfactual(rows, caused, hold_at_zero=True, equations=None):
     """The record of each row had race been the other value, under a graph in
-    which race causes the counts named."""
+    which race causes the counts named (the equations fitted above by default)."""
+    equations = coefs if equations is None else equations
     out = X.iloc[rows].copy()
     a, c = "race=African-American", "race=Caucasian"
     out[a], out[c] = X.iloc[rows][c].to_numpy(), X.iloc[rows][a].to_numpy()
     clipped = 0
     for count in caused:
-        shift = coefs[count][1] * (1 - 2 * black[rows])
+        shift = equations[count][1] * (1 - 2 * black[rows])
         value = np.expm1(np.log1p(raw[count].to_numpy(float)[rows]) + shift)
         clipped += int((value < 0).sum())
         out[count] = np.clip(value, 0, None) if hold_at_zero else value
@@ -108,15 +110,17 @@ from faircode.models import build_model
 S2_COLUMNS = load_audit("Pretrial Risk Assessment", strategy="S2").X.columns
 
 
-def g2_features(frame):
+def g2_features(frame, equations=None):
     """Age, sex, charge degree and, per count, its G2 noise term (the count minus
     what race, age and sex predict); the race columns enter only through the noise."""
+    equations = coefs if equations is None else equations
     race = frame["race=African-American"].to_numpy()
     design = np.column_stack(
         [np.ones(len(frame)), race, frame["age"], frame["sex=Male"]]
     )
     noise = {
-        f"noise {count}": np.log1p(frame[count].to_numpy(float)) - design @ coefs[count]
+        f"noise {count}": np.log1p(frame[count].to_numpy(float))
+        - design @ equations[count]
         for count in COUNTS
     }
     kept = frame[["age", "sex=Male", "c_charge_degree=F"]]
@@ -190,6 +194,88 @@ print(
     f"zero): changed, African-American {moved[black[test] == 1].sum()}, "
     f"Caucasian {moved[black[test] == 0].sum()}"
 )
+
+# %%
+from sklearn.model_selection import train_test_split
+
+SEEDS = (1, 2, 3, 4, 5)  # other splits, stratified on the outcome like the audit's
+GROUPS = ((1, "African-American"), (0, "Caucasian"))
+model, view = MODELS["S2 (core only)"]
+for end in intervals["priors_count"]:
+    equations = coefs | {"priors_count": coefs["priors_count"].copy()}
+    equations["priors_count"][1] = end
+    world, _ = counterfactual(test, ["priors_count"], equations=equations)
+    moved = model.predict(view(world)) != actual["S2 (core only)"]
+    print(
+        f"S2 under G1, race coefficient on prior arrests {end:+.3f}: changed, "
+        + ", ".join(
+            f"{group} {moved[black[test] == value].sum()} "
+            f"({moved[black[test] == value].mean():.3f})"
+            for value, group in GROUPS
+        )
+    )
+
+
+def changes_on(fit_rows, score_rows):
+    """Refit the equations (on the split's African-American and Caucasian training
+    rows) and the three models, and return the share of each group's decisions that
+    change, by model and graph."""
+    pair_fit = np.intersect1d(fit_rows, np.flatnonzero(pair))
+    scored = np.intersect1d(score_rows, np.flatnonzero(pair))
+    equations = {
+        count: least_squares(parents[pair_fit], logs[pair_fit, j])[0]
+        for j, count in enumerate(COUNTS)
+    }
+
+    def g2(frame):
+        return g2_features(frame, equations)
+
+    models = {
+        "S0 (sees race)": (fitted("S0", X.columns, rows=fit_rows), lambda f: f),
+        "S2 (core only)": (
+            fitted("S2", S2_COLUMNS, rows=fit_rows),
+            lambda f: f[S2_COLUMNS],
+        ),
+        "fair under G2": (fitted("G2", rows=pair_fit, features=g2), g2),
+    }
+    shares = {}
+    for name, (model, view) in models.items():
+        before = model.predict(view(X.iloc[scored]))
+        for graph, caused in GRAPHS.items():
+            world, _ = counterfactual(scored, caused, equations=equations)
+            moved = model.predict(view(world)) != before
+            for value, group in GROUPS:
+                inside = black[scored] == value
+                shares[name, graph.split(":")[0], group] = moved[inside].mean()
+    return shares
+
+
+own = changes_on(data.idx_train, data.idx_test)
+assert all(own[m, g, grp] == hits.mean() for m, g, grp, hits in changed)
+others = []
+for seed in SEEDS:
+    fit_rows, score_rows = train_test_split(
+        np.arange(len(y)), test_size=len(data.idx_test), stratify=y, random_state=seed
+    )
+    others.append(changes_on(np.sort(fit_rows), np.sort(score_rows)))
+spread = pd.DataFrame(
+    [
+        {
+            "model": name,
+            "graph": graph,
+            "group": group,
+            "audit's split": f"{share:.3f}",
+            "other splits": f"{min(o[key] for o in others):.3f} to "
+            f"{max(o[key] for o in others):.3f}",
+        }
+        for key, share in own.items()
+        for name, graph, group in [key]
+    ]
+)
+print(
+    "\nshare of each group's decisions changed, on the audit's split and on five others"
+)
+show(spread.set_index(["model", "graph", "group"]))
 
 # %%
 import matplotlib.pyplot as plt
