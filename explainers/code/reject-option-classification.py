@@ -126,6 +126,22 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
             raise RuntimeError(
                 f"{name}: the band at {w} is not a pair of group thresholds"
             )
+    # Widening the band can only move every gap one way: up where the favourable
+    # label is 1 (the deprived group's cut-off falls, the others' rises), down where
+    # it is 0. Count the steps of the grid where a gap moved the other way.
+    direction = 1 if favourable == 1 else -1
+    inside = group == named
+    steps = np.diff(
+        [
+            [
+                d[inside & rows].mean() - d[~inside & rows].mean()
+                for rows in (np.ones(len(y), bool), y == 1, y == 0)
+            ]
+            for d in decisions.values()
+        ],
+        axis=0,
+    )
+    against = (direction * steps < -1e-12).sum(axis=0)
     changes = paired_changes(
         y, decisions, sensitive_features=group, group=named, base=0.0, n_boot=N_BOOT
     )
@@ -161,6 +177,11 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
         table.index = [f"{w:.2f}" for w in table.index]
         table.index.name = "width"
         show(table)
+    print(
+        f"steps of {WIDTHS[1] - WIDTHS[0]:.2f} from width 0 to {WIDTHS[-1]:.2f} at which "
+        f"a gap moved against the direction the band pushes it: parity {against[0]}, "
+        f"TPR {against[1]}, FPR {against[2]} (of {len(steps)})"
+    )
     print()
 
 # %%
