@@ -16,7 +16,8 @@ import re
 
 from scripts.site._fences import fenced_blocks
 
-__all__ = ["OutputRegion", "output_regions", "block_sources", "frame_outputs", "OUTPUT_CLASS", "CODE_SUMMARY"]
+__all__ = ["OutputRegion", "output_regions", "block_sources", "frame_outputs", "point_to_folds", "OUTPUT_CLASS",
+           "CODE_SUMMARY", "POINTER_CLASS"]
 
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 _START = re.compile(rf"^ {{0,3}}<!--\s*output:\s*(?P<name>{_NAME})\s*-->\s*$")
@@ -30,6 +31,7 @@ _IMAGE = re.compile(r"^!\[(?P<alt>(?:[^\]\\]|\\.)*)\]\((?P<src><[^<>\n]+>|[^\s()
 OUTPUT_CLASS = "fc-output"
 FIGURE_CLASS = "fc-figure"
 CODE_SUMMARY = "Output · show the code that printed it"
+POINTER_CLASS = "fc-code-pointer"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,8 +113,13 @@ def _shown(content: str) -> str:
     return "\n".join(out)
 
 
+def output_id(name: str) -> str:
+    """The HTML id of an output's container: ``output-<name>`` (names are ``[A-Za-z0-9_.-]``, valid in an id)."""
+    return f"output-{name}"
+
+
 def _frame(region: OutputRegion, source: str | None) -> list[str]:
-    parts = [f'<div class="{OUTPUT_CLASS}" markdown>', ""]
+    parts = [f'<div class="{OUTPUT_CLASS}" id="{output_id(region.name)}" markdown>', ""]
     if source is not None:
         fence = _fence(source)
         parts += [f'<details class="{OUTPUT_CLASS}__code" markdown data-search-exclude>',
@@ -151,3 +158,46 @@ def frame_outputs(markdown: str) -> str:
         cursor = region.end
     out += lines[cursor:]
     return "\n".join(out)
+
+
+def point_to_folds(markdown: str) -> str:
+    """Keep one copy of each block's code on the site: the fold inside its output (``frame_outputs``).
+
+    A ```` ```python output="name" ```` block whose region is shown folded elsewhere is replaced by a line that
+    links to that output (``#output-<name>``); a block that sits right above its own output is dropped, since the
+    fold is the next thing the reader sees. Blocks that print nothing (set-up code), blocks whose region is empty
+    or missing, and every other fence stay as they are. The page's Markdown in the repository keeps its blocks:
+    this runs only on the site's copy, after ``frame_outputs``.
+
+    Examples
+    --------
+    >>> page = '```python output="t"\\nprint(1)\\n```\\n\\n<!-- output: t -->\\n1\\n<!-- end output -->\\n'
+    >>> point_to_folds(frame_outputs("Intro\\n\\n" + page)).count("print(1)")  # only the fold is left
+    1
+    """
+    shown = {r.name: r for r in output_regions(markdown) if r.content.strip()}
+    lines = markdown.splitlines(keepends=True)
+    replace = {}  # opener line -> (closer line, replacement lines)
+    for first, last in fenced_blocks(lines):
+        opener = _PYTHON_OPENER.match(lines[first].rstrip("\r\n"))
+        option = _OUTPUT_OPTION.search(opener.group("rest")) if opener else None
+        name = option and (option.group("dq") or option.group("sq") or option.group("bare"))
+        if not name or name not in shown:
+            continue
+        following = next((i for i in range(last + 1, len(lines)) if lines[i].strip()), None)
+        if following == shown[name].start:
+            replace[first] = (last, [])
+        else:
+            link = f'<p class="{POINTER_CLASS}">Its code is folded inside <a href="#{output_id(name)}">the output ' \
+                   f'it prints</a>.</p>\n'
+            replace[first] = (last, [link])
+    out, index = [], 0
+    while index < len(lines):
+        if index in replace:
+            last, new = replace[index]
+            out += new
+            index = last + 1
+        else:
+            out.append(lines[index])
+            index += 1
+    return "".join(out)

@@ -29,7 +29,7 @@ if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers ar
 from scripts import layout  # noqa: E402
 from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
-from scripts.site._outputs import frame_outputs  # noqa: E402
+from scripts.site._outputs import frame_outputs, point_to_folds  # noqa: E402
 from scripts.site._archive import build_archive  # noqa: E402
 from scripts.site._files import write_bytes_if_changed  # noqa: E402
 from scripts.site._notebooks import ARCHIVE_NAME, RUN_COMMAND, notebook_for_page, stage_notebook  # noqa: E402
@@ -166,7 +166,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         return files.get_file_from_path(uri) is not None or (root / uri).is_file()
 
     # Outputs are framed before the fences lose their output="name" options, which say which block printed what.
-    markdown, unlinked = unlink_missing_pages(normalize_fences(frame_outputs(markdown)), src_uri, exists)
+    markdown, unlinked = unlink_missing_pages(normalize_fences(point_to_folds(frame_outputs(markdown))), src_uri, exists)
     for target in unlinked:
         log.info("%s: %s does not exist yet; its link is shown as text", src_uri, target)
     if src_uri in _STATE["scripts"]:

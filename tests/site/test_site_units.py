@@ -12,7 +12,7 @@ from scripts.site import (audits_named, code_regions, load_audits, pinned_versio
 from scripts.site._archive import build_archive
 from scripts.site._fences import SKETCH_TITLE, normalize_fences
 from scripts.site._notebooks import region_outputs, site_links
-from scripts.site._outputs import CODE_SUMMARY, block_sources, frame_outputs, output_regions
+from scripts.site._outputs import CODE_SUMMARY, block_sources, frame_outputs, output_regions, point_to_folds
 
 PAGES = {"explainers/equalized-odds.md", "Benefits Denial/DATA.md"}
 
@@ -146,7 +146,7 @@ def test_output_regions_and_the_blocks_that_print_them():
 def test_an_output_is_framed_with_its_code_folded_and_no_copy_button():
     framed = frame_outputs(PAGE_WITH_OUTPUTS)
     lines = framed.split("\n")
-    start = lines.index('<div class="fc-output" markdown>')
+    start = lines.index('<div class="fc-output" id="output-table" markdown>')
     assert lines[start - 2] == "<!-- output: table -->"
     assert lines[start + 2:start + 4] == ['<details class="fc-output__code" markdown data-search-exclude>',
                                           f"<summary>{CODE_SUMMARY}</summary>"]
@@ -206,3 +206,17 @@ def test_the_source_archive_is_deterministic_and_complete(tmp_path):
     assert [n.removeprefix("fair-code-project/") for n in names] == [
         "Audit/audit.toml", "Audit/rows.csv", "Makefile", "explainers/a.md", "explainers/notebooks/a.ipynb",
         "faircode/__init__.py", "requirements.lock"]
+
+
+def test_a_folded_block_is_shown_once_on_the_site():
+    page = ("Intro\n\n```python output=\"far\"\nprint('far')\n```\n\nSet-up:\n\n```python\nx = 1\n```\n\n"
+            "```python output=\"near\"\nprint('near')\n```\n\n<!-- output: near -->\nnear\n<!-- end output -->\n\n"
+            "```python output=\"quiet\"\npass\n```\n\n<!-- output: quiet -->\n<!-- end output -->\n\n"
+            "<!-- output: far -->\nfar\n<!-- end output -->\n")
+    shown = point_to_folds(frame_outputs(page))
+    # Each printing block's code is left once, in its fold; the far one gets a link, the near one nothing.
+    assert shown.count("print('far')") == 1 and shown.count("print('near')") == 1
+    assert '<a href="#output-far">' in shown and '<div class="fc-output" id="output-far" markdown>' in shown
+    assert '<a href="#output-near">' not in shown
+    # Set-up code and a block whose output is empty stay where they are.
+    assert "```python\nx = 1\n```" in shown and '```python output="quiet"\npass\n```' in shown
