@@ -1,0 +1,105 @@
+"""faircode.audit at scale (issue 23 item 4): rows per second at 1M and 10M rows, against fairlearn's MetricFrame.
+
+Data: synthetic predictions (a 0/1 label, a score in steps of 0.01, a race column of four groups and a sex column
+of two), generated in memory, so the figures time the audit and not a disk. faircode.audit computes the two
+columns' rates (8 each), gaps and ratios to the reference with 1,000-resample paired bootstrap intervals, AUC and
+calibration per group; MetricFrame computes the same 8 rates per race x sex cell without any interval
+(``n_boot`` = 0: its bootstrap recomputes every metric on every resample, so at these sizes it is timed at 1M rows
+on N_BOOT_FAIRLEARN resamples and extrapolated linearly to 1,000, the BENCH name says so). Peak memory is
+tracemalloc's peak during the call (numpy's and pandas' allocations are traced), next to the size of the
+columns read. Another line times the command line on a 1M-row CSV file, reading included.
+BENCH_REPORT_SIZES=1000000 runs the 1M-row lines only.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+
+import numpy as np
+import pandas as pd
+from fairlearn.metrics import (MetricFrame, false_negative_rate, false_positive_rate, selection_rate,
+                               true_positive_rate)
+from sklearn.metrics import accuracy_score, precision_score
+
+from faircode.report import audit
+
+SIZES = tuple(int(s) for s in os.environ.get("BENCH_REPORT_SIZES", "1000000,10000000").split(","))
+N_BOOT = 1000
+N_BOOT_FAIRLEARN = 2
+METRICS = {"selection_rate": selection_rate, "tpr": true_positive_rate, "fpr": false_positive_rate,
+           "fnr": false_negative_rate, "precision": lambda t, p: precision_score(t, p, zero_division=0.0),
+           "accuracy": accuracy_score, "base_rate": lambda t, p: float(np.mean(t)),
+           "npv": lambda t, p: float(np.mean(np.asarray(t)[np.asarray(p) == 0] == 0))}
+
+
+def _data(n: int) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    race = rng.choice(np.array(["a", "b", "c", "d"], dtype=object), n, p=[0.5, 0.3, 0.15, 0.05])
+    y = rng.binomial(1, 0.35, n).astype(np.int8)
+    p = np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, n), 0, 1).round(2)
+    return pd.DataFrame({"y": y, "p": p, "race": race, "sex": rng.choice(np.array(["f", "m"], dtype=object), n)})
+
+
+def _measured(fn):
+    tracemalloc.start()
+    start = time.perf_counter()
+    result = fn()
+    seconds = time.perf_counter() - start
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return seconds, peak, result
+
+
+def _audit(df):
+    return audit(df, label="y", score="p", threshold=0.5, groups=["race", "sex"], n_boot=N_BOOT)
+
+
+def _metricframe(df, n_boot=None):
+    boot = dict(n_boot=n_boot, ci_quantiles=[0.025, 0.975], random_state=0) if n_boot else {}
+    return MetricFrame(metrics=METRICS, y_true=df["y"], y_pred=(df["p"] >= 0.5).astype(int),
+                       sensitive_features=df[["race", "sex"]], **boot)
+
+
+def main():
+    for n in SIZES:
+        df = _data(n)
+        label = f"{n // 1_000_000}M"
+        columns_mb = df.memory_usage(deep=True).sum() / 2**20
+        _audit(df.head(1000))  # imports and first-call costs out of the timing
+        seconds, peak, report = _measured(lambda: _audit(df))
+        theirs, their_peak, frame = _measured(lambda: _metricframe(df))
+        # the same numbers: faircode's race x sex cells are not computed here, so compare the race column's rates
+        check = report.rates[report.rates["column"] == "race"].pivot(index="group", columns="metric", values="estimate")
+        flagged = (df["p"] >= 0.5).astype(int)
+        by_race = MetricFrame(metrics={"tpr": true_positive_rate, "fpr": false_positive_rate}, y_true=df["y"],
+                              y_pred=flagged, sensitive_features=df["race"]).by_group
+        diff = float(np.abs(check[["tpr", "fpr"]].to_numpy() - by_race[["tpr", "fpr"]].to_numpy()).max())
+        print(f"BENCH report_audit_{label}_rows_boot{N_BOOT}_s {seconds:.2f} s", flush=True)
+        print(f"BENCH report_audit_{label}_rows_per_s {n / seconds:.3g} rows/s", flush=True)
+        print(f"BENCH report_audit_{label}_peak_memory {peak / 2**20:.0f} MiB", flush=True)
+        print(f"BENCH report_columns_{label}_in_memory {columns_mb:.0f} MiB", flush=True)
+        print(f"BENCH report_metricframe_{label}_rows_no_boot_s {theirs:.2f} s", flush=True)
+        print(f"BENCH report_metricframe_{label}_rows_per_s {n / theirs:.3g} rows/s", flush=True)
+        print(f"BENCH report_metricframe_{label}_peak_memory {their_peak / 2**20:.0f} MiB", flush=True)
+        print(f"BENCH report_audit_{label}_max_abs_diff_vs_metricframe_tpr_fpr {diff:.1e} rate", flush=True)
+        if n == SIZES[0]:
+            per_boot, _, _ = _measured(lambda: _metricframe(df, N_BOOT_FAIRLEARN))
+            extrapolated = theirs + (per_boot - theirs) / N_BOOT_FAIRLEARN * N_BOOT
+            print(f"BENCH report_metricframe_{label}_rows_boot{N_BOOT}_extrapolated_from_{N_BOOT_FAIRLEARN}_s "
+                  f"{extrapolated:.0f} s", flush=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "predictions.csv")
+                df.to_csv(path, index=False)
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "faircode", "audit", path, "--label", "y", "--score", "p",
+                                "--threshold", "0.5", "--group", "race", "--group", "sex", "--json",
+                                os.path.join(tmp, "r.json"), "--html", os.path.join(tmp, "r.html")], check=True,
+                               capture_output=True)
+                print(f"BENCH report_cli_{label}_row_csv_to_json_html_s {time.perf_counter() - start:.2f} s", flush=True)
+        del df, report, frame
+
+
+if __name__ == "__main__":
+    main()
