@@ -50,8 +50,9 @@ def one_sided_share(group, strata):
     return size[counts.min(axis=1) / size < ONE_SIDED].sum() / len(group)
 
 
-def base_rate_gaps(y, group, strata, n_boot=None):
-    """Pooled and conditional gap in the base rate (group 1 minus group 0)."""
+def base_rate_gaps(y, group, strata, n_boot=None, weights="stratum"):
+    """Pooled and conditional gap in the base rate (group 1 minus group 0), the
+    strata weighted by their share of all rows, of group 1's or of group 0's."""
     gaps = conditional_gaps(
         y,
         y,
@@ -59,6 +60,7 @@ def base_rate_gaps(y, group, strata, n_boot=None):
         strata=strata,
         reference=0,
         metrics=["base_rate"],
+        weights=weights,
         min_count=MIN_COUNT,
         n_boot=n_boot,
     )
@@ -79,6 +81,28 @@ def quick_gaps(y, group, strata):
     return pooled, np.average(rates[1] - rates[0], weights=share)
 
 
+def gap_change(y, group, strata, n_boot=N_BOOT, seed=0):
+    """Conditional minus pooled base-rate gap (strata weighted by their share of the
+    rows), with a percentile interval: each resample of the rows recomputes both gaps
+    and the weights, so the interval is paired."""
+    codes, n_strata = pd.factorize(strata)[0], len(set(strata))
+
+    def change(rows):
+        cell = codes[rows] * 2 + group[rows]
+        n = np.bincount(cell, minlength=2 * n_strata).reshape(-1, 2)
+        pos = np.bincount(cell, y[rows], minlength=2 * n_strata).reshape(-1, 2)
+        both = (n > 0).all(axis=1)
+        within = pos[both] / n[both]
+        conditional = np.average(within[:, 1] - within[:, 0], weights=n[both].sum(1))
+        pooled = pos[:, 1].sum() / n[:, 1].sum() - pos[:, 0].sum() / n[:, 0].sum()
+        return conditional - pooled
+
+    rng = np.random.default_rng(seed)
+    draws = [change(rng.integers(0, len(y), len(y))) for _ in range(n_boot)]
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return f"{change(np.arange(len(y))):+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
 found = []
 for audit in AUDITS:
     data = load_audit(audit, strategy="baseline")
@@ -90,6 +114,7 @@ for audit in AUDITS:
         for column in columns:
             strata = strata_by_column[column][known]
             split = {"audit": audit, "attribute": attr, "column": column}
+            split["named"] = data.manifest.protected[attr].group
             split["one-sided"] = one_sided_share(group, strata)
             # Only strata with MIN_COUNT rows on both sides; the pooled gap is taken
             # over the same rows: leaving strata out is not read as conditioning.
@@ -137,7 +162,10 @@ for _, split in found[determined & (found["rows used"] > 0)].iterrows():
         f"{split['attribute']} by {split['column']}, on the "
         f"{split['rows used']:.3f} of "
         f"the rows in strata with {MIN_COUNT} or more on both sides: pooled gap "
-        f"{split['pooled']:+.3f}, conditional gap {split['conditional']:+.3f}; with "
+        f"{split['pooled']:+.3f}, conditional gap {split['conditional']:+.3f}, "
+        f"conditional minus pooled "
+        f"{gap_change(split['y'], split['group'], split['strata'])} (paired "
+        f"bootstrap, {N_BOOT} resamples); with "
         f"every stratum that holds both groups, conditional gap "
         f"{every['conditional']:+.3f}, "
         f"{size[both & small].sum() / size[both].sum():.3f} "
@@ -145,9 +173,23 @@ for _, split in found[determined & (found["rows used"] > 0)].iterrows():
     )
 
 others = others.assign(kept=others["conditional"] / others["pooled"])
-rows, agreement = [], 0.0
+rows, weighed, agreement = [], [], 0.0
 for _, split in others.nsmallest(SHOWN, "kept").iterrows():
     gaps = base_rate_gaps(split["y"], split["group"], split["strata"], n_boot=N_BOOT)
+    index = {"audit": split["audit"], "attribute": split["attribute"]}
+    index["within"] = split["column"]
+    weighed.append(
+        index
+        | {"group": split["named"]}
+        | {"conditional minus pooled": gap_change(*split[["y", "group", "strata"]])}
+        | {
+            f"conditional, {mix}": gap_text(
+                base_rate_gaps(*split[["y", "group", "strata"]], N_BOOT, how),
+                "conditional",
+            )
+            for mix, how in (("group's mix", "group"), ("reference's mix", "reference"))
+        }
+    )
     agreement = max(agreement, abs(gaps["conditional"] - split["conditional"]))
     rows.append(
         {
@@ -166,7 +208,48 @@ print(
     f"(both gaps on the rows used; 95% bootstrap, {N_BOOT} resamples):"
 )
 show(pd.DataFrame(rows).set_index(["audit", "attribute", "within"]))
+print(
+    "the same rows: the change from the pooled to the conditional gap (paired "
+    "bootstrap), and the conditional gap with the strata weighted by the named "
+    "group's own mix or by the reference group's (everyone else; 95% bootstrap, "
+    f"{N_BOOT} resamples each):"
+)
+show(pd.DataFrame(weighed).set_index(["audit", "attribute", "within"]))
 print(f"largest difference between the search and conditional_gaps: {agreement:.1e}")
+
+# %%
+from faircode.metrics import gaps_to_reference
+
+top = others.nsmallest(1, "kept").iloc[0]
+y, group, strata = top["y"], top["group"], top["strata"]
+rows = []
+for stratum in sorted(set(strata)):
+    inside = strata == stratum
+    gap = gaps_to_reference(
+        y[inside],
+        y[inside],
+        sensitive_features={"group": group[inside]},
+        reference=0,
+        metrics=["base_rate"],
+        n_boot=N_BOOT,
+    ).iloc[0]
+    rows.append(
+        {
+            top["column"]: stratum,
+            f"{top['named']}": int(gap["count"]),
+            "others": int(gap["reference_count"]),
+            f"rate, {top['named']}": f"{y[inside & (group == 1)].mean():.3f}",
+            "rate, others": f"{y[inside & (group == 0)].mean():.3f}",
+            "gap": f"{gap['difference']:+.3f} [{gap['difference_lower']:+.3f}, "
+            f"{gap['difference_upper']:+.3f}]",
+        }
+    )
+print(
+    f"{top['audit']}, {top['attribute']} within {top['column']}: the base-rate gap "
+    f"in each stratum, {top['named']} minus others (95% bootstrap, {N_BOOT} "
+    "resamples)"
+)
+show(pd.DataFrame(rows).set_index(top["column"]))
 
 # %%
 import numpy as np
