@@ -269,6 +269,68 @@ for name, m in (("flagged gap", "selection_rate"), ("FPR gap", "fpr")):
     )
 
 # %%
+PRIOR_BINS = [-1, 0, 1, 2, 4, 9, 99]  # 0, 1, 2, 3-4, 5-9, 10 or more prior charges
+raw = data.raw
+cells = (
+    pd.cut(raw["priors_count"], PRIOR_BINS).astype(str)
+    + " | "
+    + raw["age_cat"]
+    + " | "
+    + raw["c_charge_degree"]
+    + " | "
+    + raw["sex"]
+)
+cell_code = pd.factorize(cells)[0]
+N_CELLS = cell_code.max() + 1
+
+
+def at_mix_of(reference_rows, rows):
+    """Flag share of `rows` reweighted to the cell mix of `reference_rows`, and the
+    share of the reference rows whose cell `rows` covers."""
+    mix = np.bincount(cell_code[reference_rows], minlength=N_CELLS)
+    n = np.bincount(cell_code[rows], minlength=N_CELLS)
+    flagged = np.bincount(cell_code[rows], weights=flag[rows], minlength=N_CELLS)
+    seen = n > 0
+    share = np.sum(mix[seen] * flagged[seen] / n[seen]) / mix[seen].sum()
+    return share, mix[seen].sum() / mix.sum()
+
+
+def quantiles(values):
+    low, high = np.quantile(values, [0.025, 0.975])
+    return f"[{low:+.3f}, {high:+.3f}]"
+
+
+mix_rng = np.random.default_rng(0)
+rows = []
+for group in GROUPS:
+    then = np.flatnonzero((quarter == REFERENCE) & (race == group))
+    now = np.flatnonzero((quarter == "2014Q1") & (race == group))
+    standardised, covered = at_mix_of(then, now)
+    raw_change = flag[now].mean() - flag[then].mean()
+    at_mix = standardised - flag[then].mean()
+    boot = []
+    for _ in range(N_BOOT):
+        t, n = mix_rng.choice(then, len(then)), mix_rng.choice(now, len(now))
+        b_raw = flag[n].mean() - flag[t].mean()
+        boot.append((b_raw, at_mix_of(t, n)[0] - flag[t].mean()))
+    boot = np.array(boot)
+    rows.append(
+        {
+            "race": group,
+            "change in flag share": f"{raw_change:+.3f} {quantiles(boot[:, 0])}",
+            "at 2013Q1's mix": f"{at_mix:+.3f} {quantiles(boot[:, 1])}",
+            "part due to the mix": f"{raw_change - at_mix:+.3f} "
+            f"{quantiles(boot[:, 0] - boot[:, 1])}",
+            "2013Q1 covered": f"{covered:.3f}",
+        }
+    )
+print(
+    f"2014Q1 minus 2013Q1, flag share; unpaired bootstrap, {N_BOOT:,} resamples "
+    "(percentile intervals)"
+)
+show(pd.DataFrame(rows).set_index("race"))
+
+# %%
 month = screened.dt.to_period("M")
 start = pd.Period("2013-04", freq="M")  # the first month after the reference quarter
 rows = []
@@ -299,6 +361,18 @@ for months in (1, 2, 3, 6, 9, 12):
     )
 print("cohorts screened from April 2013; negatives: African-American / others")
 show(pd.DataFrame(rows).set_index("months screened"))
+by_month = pd.DataFrame({"rows": 1, "flagged": flag}).groupby(month.to_numpy())
+monthly = by_month.agg({"rows": "sum", "flagged": "mean"})
+monthly = monthly.loc[pd.Period("2013-01", "M") : pd.Period("2014-03", "M")]
+print("\nrows screened per month in the audit's sample, 2013-01 to 2014-03:")
+print("  " + ", ".join(f"{m:%b %y} {n}" for m, n in monthly["rows"].items()))
+thin = monthly["rows"] < 100
+print(
+    f"  months under 100 rows: {thin.sum()}; the others {monthly['rows'][~thin].min()} "
+    f"to {monthly['rows'][~thin].max()} rows"
+)
+print("flagged share per month:")
+print("  " + ", ".join(f"{m:%b %y} {v:.3f}" for m, v in monthly["flagged"].items()))
 
 # %%
 import matplotlib.dates as mdates
