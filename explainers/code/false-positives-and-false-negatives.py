@@ -185,13 +185,85 @@ for group in GROUPS:
     print(f"  {group:<12} {change}")
 
 # %%
+from faircode.metrics import mean_over_runs, single_run_range
+
+FOLD_SEEDS = range(20)
+rng = np.random.default_rng(0)
+young_rows, older_rows = np.flatnonzero(young), np.flatnonzero(~young)
+draws_young = rng.choice(young_rows, size=(N_BOOT, len(young_rows)))
+draws_older = rng.choice(older_rows, size=(N_BOOT, len(older_rows)))
+
+
+def scores_for(fold_seed):
+    """Out-of-fold scores for every applicant, folds drawn with `fold_seed`."""
+    out = np.zeros(len(y))
+    for fitted, held in group_label_folds(
+        y, sensitive_features=age, n_splits=5, random_state=fold_seed
+    ):
+        model = build_model("logistic_regression", data.random_state)
+        model.fit(data.X.iloc[fitted], y[fitted])
+        out[held] = model.predict_proba(data.X.iloc[held])[:, 1]
+    return out
+
+
+def fnr_of(approved, rows):
+    good = y[rows] == 1
+    return (~approved[rows] & good).sum(-1) / good.sum(-1)
+
+
+def measures(scores):
+    """Each measure as [on all applicants, on each shared resample]."""
+    pairs = ((young_rows, older_rows), (draws_young, draws_older))
+    out = {}
+    for ratio in (1, 3, 5):
+        approved = scores >= threshold(ratio)
+        out[f"FNR gap, {ratio}:1"] = [
+            fnr_of(approved, u) - fnr_of(approved, o) for u, o in pairs
+        ]
+    cost_1 = cost_per_row(scores >= threshold(1), 1)
+    out["cost gap, 1:1"] = [cost_1[u].mean(-1) - cost_1[o].mean(-1) for u, o in pairs]
+    saving_5 = cost_per_row(scores >= threshold(5), 5) - y  # minus refusing everyone
+    out["saving, 30 and over, 5:1"] = [saving_5[o].mean(-1) for _, o in pairs]
+    out["saving, under 30, 5:1"] = [saving_5[u].mean(-1) for u, _ in pairs]
+    out["saving, under 30 minus 30 and over"] = [
+        saving_5[u].mean(-1) - saving_5[o].mean(-1) for u, o in pairs
+    ]
+    return out
+
+
+runs = [measures(score if s == 0 else scores_for(s)) for s in FOLD_SEEDS]
+rows = []
+for name in runs[0]:
+    estimates = [run[name][0] for run in runs]
+    samples = [run[name][1] for run in runs]
+    own = [np.quantile(sample, [0.025, 0.975]) for sample in samples]
+    mean, one = mean_over_runs(estimates, samples), single_run_range(estimates, samples)
+    rows.append(
+        {
+            "measure": name,
+            "draw 0": with_interval(estimates[0], *own[0], signed=True),
+            "excludes 0": f"{sum(lo > 0 or hi < 0 for lo, hi in own)}/{len(own)}",
+            "range of draws": f"{min(estimates):+.3f} to {max(estimates):+.3f}",
+            "mean over draws": with_interval(*mean, signed=True),
+            "one draw may show": f"[{one.lower:+.3f}, {one.upper:+.3f}]",
+        }
+    )
+print(
+    f"{len(runs)} draws of the five folds; draw 0 is the page's; 'excludes 0': draws "
+    "whose own 95% interval excludes zero; mean over draws: faircode mean_over_runs; "
+    "one draw: single_run_range"
+)
+show(pd.DataFrame(rows).set_index("measure"))
+
+# %%
 SAMPLE_BAD = (y == 0).mean()  # 300 bad among 1,000: the sample's design, not the bank's
 BAD_RATES = (0.05, 0.10, 0.15, 0.20, 0.25, 0.30)
 
 
-def saving_at(bad_rate, rescored, ratio=5, seed=0):
+def saving_at(bad_rate, rescored, ratio=5, by_class=False, seed=0):
     """Per age group: weighted cost per applicant of the model's decisions minus that of
-    refusing everyone, with a 95% percentile bootstrap (resampled within the group)."""
+    refusing everyone and minus that of approving everyone, each with a 95% percentile
+    bootstrap (resampled within the group, or within group and class if `by_class`)."""
     w_good, w_bad = (1 - bad_rate) / (1 - SAMPLE_BAD), bad_rate / SAMPLE_BAD
     weight = np.where(y == 1, w_good, w_bad)
     p = score
@@ -199,19 +271,26 @@ def saving_at(bad_rate, rescored, ratio=5, seed=0):
         odds = score / (1 - score) * w_good / w_bad
         p = odds / (1 + odds)
     approved = p >= threshold(ratio)
-    # refusing everyone costs 1 per good applicant; the model costs `ratio` per bad
-    # risk approved and 1 per good one refused: the difference per applicant is
-    per_row = ratio * (approved & (y == 0)) - 1.0 * (approved & (y == 1))
+    model = cost_per_row(approved, ratio)
+    trivial = {"refusing all": 1.0 * (y == 1), "approving all": ratio * (y == 0)}
     rng = np.random.default_rng(seed)
     out = {}
     for group in GROUPS:
         members = np.flatnonzero(age == group)
-        draws = rng.choice(members, size=(N_BOOT, len(members)))
-        boot = (weight[draws] * per_row[draws]).sum(1) / weight[draws].sum(1)
-        point = np.sum(weight[members] * per_row[members]) / weight[members].sum()
-        low, high = np.quantile(boot, [0.025, 0.975])
-        out[group] = (point, low, high, approved[members].mean())
+        strata = [members[y[members] == k] for k in (0, 1)] if by_class else [members]
+        draws = np.hstack([rng.choice(m, size=(N_BOOT, len(m))) for m in strata])
+        out[group] = {"approved": approved[members].mean()}
+        for name, cost_of_rule in trivial.items():
+            per_row = model - cost_of_rule
+            boot = (weight[draws] * per_row[draws]).sum(1) / weight[draws].sum(1)
+            point = np.sum(weight[members] * per_row[members]) / weight[members].sum()
+            out[group][name] = (point, *np.quantile(boot, [0.025, 0.975]))
     return out
+
+
+def cheaper(result):
+    """The trivial rule that costs less (the model minus it is the larger)."""
+    return max(("refusing all", "approving all"), key=lambda rule: result[rule][0])
 
 
 rows, verdict = [], {}
@@ -219,30 +298,54 @@ for rescored in (False, True):
     rule = "scores moved to b" if rescored else "decisions as they are"
     for bad_rate in BAD_RATES:
         result = saving_at(bad_rate, rescored)
-        verdict[(rule, bad_rate)] = result["under 30"][2] < 0  # saving shown
         for group in GROUPS:
-            point, low, high, share = result[group]
+            rival = cheaper(result[group])
+            verdict[(rule, group, bad_rate)] = (rival, result[group][rival])
             rows.append(
                 {
                     "decisions": rule,
                     "bad rate b": f"{bad_rate:.2f}",
                     "group": group,
-                    "approved": f"{share:.3f}",
-                    "model minus refusing all": with_interval(
-                        point, low, high, signed=True
+                    "approved": f"{result[group]['approved']:.3f}",
+                    "minus refusing all": with_interval(
+                        *result[group]["refusing all"], signed=True
+                    ),
+                    "minus approving all": with_interval(
+                        *result[group]["approving all"], signed=True
                     ),
                 }
             )
 print(
-    f"cost ratio 5:1; the sample's bad rate is {SAMPLE_BAD:.2f}; 95% bootstrap "
-    "intervals (within groups, weights fixed)"
+    f"model's cost per applicant minus a trivial rule's; cost ratio 5:1; the sample's "
+    f"bad rate is {SAMPLE_BAD:.2f}; 95% bootstrap intervals (within groups, "
+    "weights fixed)"
 )
 show(pd.DataFrame(rows).set_index(["decisions", "bad rate b", "group"]))
+
+
+def verdict_of(point, low, high):
+    return "saves" if high < 0 else "costs more" if low > 0 else "cannot tell"
+
+
+print("\nagainst the cheaper trivial rule at each bad rate:")
 for rule in ("decisions as they are", "scores moved to b"):
-    shown = [f"{b:.2f}" for b in BAD_RATES if verdict[(rule, b)]]
+    for group in GROUPS:
+        said = []
+        for b in BAD_RATES:
+            rival, interval = verdict[(rule, group, b)]
+            said.append(f"{b:.2f} {verdict_of(*interval)} ({rival})")
+        print(f"  {rule}, {group}:\n    " + "; ".join(said))
+print(
+    "\nunder 30, decisions as they are, minus refusing all, resampled within age x "
+    "class:"
+)
+for bad_rate in (0.20, 0.25, 0.30):
+    point, low, high = saving_at(bad_rate, False, by_class=True)["under 30"][
+        "refusing all"
+    ]
+    said = "below zero" if high < 0 else "holds zero"
     print(
-        f"under 30, {rule}: saving with an interval below zero at b = "
-        f"{', '.join(shown) or 'none of these'}"
+        f"  b = {bad_rate:.2f}  {point:+.3f}, interval {said} (upper end {high:+.4f})"
     )
 
 # %%
@@ -378,6 +481,8 @@ fig.set_label(
 )
 
 # %%
+from scipy.stats import fisher_exact
+
 pretrial = load_audit("Pretrial Risk Assessment")
 train, test = pretrial.idx_train, pretrial.idx_test
 charged = pretrial.y.to_numpy()[test]  # 1 = charged again within two years
@@ -408,7 +513,70 @@ for flag_cost in (0.5, 1, 2, 4):
         ["false flag : missed", "cut-off", "race"],
     )
     parts.append(table.rename(columns={"selection_rate": "flagged"}))
-    gap_rows.append({"false flag : missed": f"{flag_cost:g}:1", **gaps})
+    flagged = risk >= cutoff
+    exact = {}
+    for rate, among in (("fpr", charged == 0), ("fnr", charged == 1)):
+        error = flagged if rate == "fpr" else ~flagged
+        counts = [
+            [int((error & among & g).sum()), int((~error & among & g).sum())]
+            for g in (race == "African-American", race == "all others")
+        ]
+        p_value = fisher_exact(counts).pvalue
+        exact[f"{rate} Fisher p"] = f"{p_value:.4f}" if p_value >= 1e-4 else "< 0.0001"
+    gap_rows.append({"false flag : missed": f"{flag_cost:g}:1", **gaps, **exact})
 show(pd.concat(parts)[["negatives", "positives", "flagged", "fpr", "fnr"]])
-print("\nAfrican-American minus all others, 95% bootstrap intervals (within groups)")
-show(pd.DataFrame(gap_rows).set_index("false flag : missed")[["fpr", "fnr"]])
+print(
+    "\nAfrican-American minus all others, 95% bootstrap intervals (within groups); "
+    "Fisher's exact test of equal rates, two-sided"
+)
+show(
+    pd.DataFrame(gap_rows).set_index("false flag : missed")[
+        ["fpr", "fpr Fisher p", "fnr", "fnr Fisher p"]
+    ]
+)
+
+# %%
+train_risk = model.predict_proba(pretrial.X.iloc[train])[:, 1]
+train_charged = pretrial.y.to_numpy()[train]
+train_race = np.where(
+    pretrial.masks["race"].to_numpy()[train] == 1, "African-American", "all others"
+)
+CUTS = np.round(np.arange(0.05, 0.95 + 1e-9, 0.005), 3)
+
+
+def flag_cost_per_row(flagged, outcome, flag_cost):
+    """`flag_cost` per false flag, 1 per missed flag."""
+    return flag_cost * (flagged & (outcome == 0)) + 1.0 * (~flagged & (outcome == 1))
+
+
+rng = np.random.default_rng(0)
+rows = []
+for flag_cost in (0.5, 1, 2, 4):
+    cutoff = flag_cost / (flag_cost + 1)
+    for group in ("African-American", "all others"):
+        fit_rows, held = train_race == group, race == group
+        on_train = flag_cost_per_row(
+            train_risk[fit_rows][:, None] >= CUTS,
+            train_charged[fit_rows][:, None],
+            flag_cost,
+        ).mean(0)
+        own = CUTS[np.argmin(on_train)]
+        at_own = flag_cost_per_row(risk[held] >= own, charged[held], flag_cost)
+        at_formula = flag_cost_per_row(risk[held] >= cutoff, charged[held], flag_cost)
+        change = at_own - at_formula
+        draws = rng.integers(0, held.sum(), size=(N_BOOT, held.sum()))
+        low, high = np.quantile(change[draws].mean(1), [0.025, 0.975])
+        rows.append(
+            {
+                "false flag : missed": f"{flag_cost:g}:1",
+                "race": group,
+                "formula": f"{cutoff:.3f}",
+                "best on training rows": f"{own:.3f}",
+                "test cost at formula": f"{at_formula.mean():.3f}",
+                "own cut-off minus formula": with_interval(
+                    change.mean(), low, high, signed=True
+                ),
+            }
+        )
+print("test rows; cost per defendant in units of one missed flag; 95% paired bootstrap")
+show(pd.DataFrame(rows).set_index(["false flag : missed", "race"]))
