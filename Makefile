@@ -32,8 +32,16 @@ durations: setup
 # The sitemap's date comes from the last commit rather than the clock, so two builds of one commit are identical.
 SITE_ENV := SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) NO_MKDOCS_2_WARNING=1
 
+# The build's INFO lines (one per notebook converted and copied, with their indented continuations) are left out
+# unless V=1; warnings and errors show, and a summary line ends it (scripts/site/summary.py).
 site: setup
+ifeq ($(V),1)
 	$(SITE_ENV) $(PY) -m mkdocs build --strict
+else
+	@set -o pipefail; start=$$(date +%s); echo "site: building with mkdocs (make site V=1 shows its log)"; \
+	$(SITE_ENV) $(PY) -m mkdocs build --strict 2>&1 | awk '/^INFO /{skip=1; next} skip && /^  /{next} {skip=0; print}' && \
+	$(PY) -m scripts.site.summary site $$start
+endif
 
 check: setup
 	$(PY) -m scripts.pagebuild check

@@ -220,3 +220,13 @@ def test_a_folded_block_is_shown_once_on_the_site():
     assert '<a href="#output-near">' not in shown
     # Set-up code and a block whose output is empty stay where they are.
     assert "```python\nx = 1\n```" in shown and '```python output="quiet"\npass\n```' in shown
+
+
+def test_the_site_summary_counts_pages_and_notebooks(tmp_path):
+    from scripts.site.summary import summary
+
+    for rel in ["index.html", "404.html", "explainers/a/index.html", "explainers/notebooks/a/index.html"]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x" * 10, encoding="utf-8")
+    line = summary(tmp_path, 3.4)
+    assert line.startswith(f"site: 2 pages and 1 notebook pages in {tmp_path}/") and "in 3 s" in line
