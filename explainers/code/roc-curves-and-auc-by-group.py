@@ -131,6 +131,23 @@ for audit, cuts in CUTS.items():
         tables.append(shown)
 show(pd.concat(tables))
 
+# Women's selection rate over men's at 0.5, rows resampled within each group.
+y, score, group, _ = runs["Benefits Denial"]
+selected = score >= 0.5
+women, men = np.flatnonzero(group == "women"), np.flatnonzero(group == "men")
+rng = np.random.default_rng(SEED)
+ratios = [
+    selected[rng.choice(women, len(women))].mean()
+    / selected[rng.choice(men, len(men))].mean()
+    for _ in range(N_BOOT)
+]
+low, high = np.percentile(ratios, [2.5, 97.5])
+print(
+    "Benefits Denial, selection rate of women over that of men at 0.5: "
+    f"{selected[women].mean() / selected[men].mean():.3f} [{low:.3f}, {high:.3f}] "
+    f"(95% bootstrap interval, {N_BOOT:,} resamples within each group)"
+)
+
 # %%
 from sklearn.isotonic import IsotonicRegression
 
@@ -170,7 +187,11 @@ def calibrated_world(y, score, group, a, b, weights):
     rates = [
         np.average(chance[group == g], weights=weights[group == g]) for g in (a, b)
     ]
-    return gaps[0], gaps[1], gaps[0] - gaps[1], rates
+    real = [np.average(y[group == g], weights=weights[group == g]) for g in (a, b)]
+    # The real base-rate gap minus the one the shared calibration gives: zero when a
+    # given score means the same chance of the outcome in both groups.
+    sufficiency = (real[0] - real[1]) - (rates[0] - rates[1])
+    return gaps[0], gaps[1], gaps[0] - gaps[1], sufficiency, rates
 
 
 rows = []
@@ -183,10 +204,15 @@ for audit, (y, score, group, (a, b)) in runs.items():
         weights = sum(
             np.bincount(rng.choice(m, len(m)), minlength=len(y)) for m in members
         ).astype(float)
-        draws.append(calibrated_world(y, score, group, a, b, weights)[:3])
+        draws.append(calibrated_world(y, score, group, a, b, weights)[:4])
     low, high = np.percentile(np.array(draws), [2.5, 97.5], axis=0)
-    names = ("xAUC gap, real", "xAUC gap, shared calibration", "real minus shared")
-    for name, value, lo, hi in zip(names, point[:3], low, high):
+    names = (
+        "xAUC gap, real",
+        "xAUC gap, shared calibration",
+        "real minus shared",
+        "base-rate gap, real minus shared",
+    )
+    for name, value, lo, hi in zip(names, point[:4], low, high):
         rows.append(
             {
                 "audit": audit,
@@ -194,7 +220,7 @@ for audit, (y, score, group, (a, b)) in runs.items():
                 "estimate [95% CI]": f"{value:+.3f} [{lo:+.3f}, {hi:+.3f}]",
             }
         )
-    for g, rate in zip((a, b), point[3]):
+    for g, rate in zip((a, b), point[4]):
         real = y[group == g].mean()
         rows.append(
             {
@@ -206,26 +232,77 @@ for audit, (y, score, group, (a, b)) in runs.items():
 show(pd.DataFrame(rows).set_index(["audit", "quantity"]))
 
 # %%
+# Score levels 0.3, 0.6, 0.7; group a: everyone at 0.6; group b: half at 0.3, half at
+# 0.7. Calibrated: at each score that share of the group has the outcome.
+toy_scores = np.array([0.3, 0.6, 0.7])
+toy_levels = np.arange(3)
+mass = {"a": np.array([0.0, 1.0, 0.0]), "b": np.array([0.5, 0.0, 0.5])}
+positives = {g: m * toy_scores for g, m in mass.items()}
+negatives = {g: m * (1 - toy_scores) for g, m in mass.items()}
+ab = pair_auc(toy_levels, positives["a"], negatives["b"], 3)
+ba = pair_auc(toy_levels, positives["b"], negatives["a"], 3)
+print(
+    f"base rates {positives['a'].sum():.3f} (a) and {positives['b'].sum():.3f} (b); "
+    f"xAUC(a, b) {ab:.3f}, xAUC(b, a) {ba:.3f}, gap {ab - ba:+.3f}"
+)
+
+# %%
 FPRS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
 
 
-def tpr_at(labels, values):
-    """The group's TPR at each false positive rate of FPRS."""
-    fpr, tpr, _ = roc_curve(labels, values)
-    return np.interp(FPRS, fpr, tpr)
+AREAS = ((0, 0.1), (0.1, 1))  # FPR ranges of the areas between the curves
 
 
-rows = []
+def curve_numbers(first, second, cut):
+    """From the two groups' (labels, scores): each one's TPR at the FPRs of FPRS; the
+    first group's TPR at its own cut minus the second group's curve at the first
+    group's FPR there; the area between the curves (first minus second) over AREAS."""
+    (fpr1, tpr1, _), (fpr2, tpr2, _) = roc_curve(*first), roc_curve(*second)
+    y1, s1 = first
+    at_fpr = (s1[y1 == 0] >= cut).mean()
+    operating = (s1[y1 == 1] >= cut).mean() - np.interp(at_fpr, fpr2, tpr2)
+    areas = []
+    for lo, hi in AREAS:
+        grid = np.linspace(lo, hi, 200)
+        between = np.interp(grid, fpr1, tpr1) - np.interp(grid, fpr2, tpr2)
+        areas.append(np.trapezoid(between, grid))
+    tprs = [np.interp(FPRS, fpr1, tpr1), np.interp(FPRS, fpr2, tpr2)]
+    return tprs, [operating, *areas], at_fpr
+
+
+rows, checks = [], []
 rng = np.random.default_rng(SEED)
 for audit, (y, score, group, (a, b)) in runs.items():
     members = [np.flatnonzero(group == g) for g in (a, b)]
-    point = [tpr_at(y[m], score[m]) for m in members]
-    draws = []
+    cut = CUTS[audit][0]
+    point, point_checks, at_fpr = curve_numbers(
+        *((y[m], score[m]) for m in members), cut
+    )
+    draws, check_draws = [], []
     for _ in range(N_BOOT):
         picks = [rng.choice(m, len(m)) for m in members]
-        first, second = (tpr_at(y[i], score[i]) for i in picks)
+        (first, second), numbers, _ = curve_numbers(
+            *((y[i], score[i]) for i in picks), cut
+        )
         draws.append(first - second)
+        check_draws.append(numbers)
     low, high = np.percentile(np.array(draws), [2.5, 97.5], axis=0)
+    c_low, c_high = np.percentile(np.array(check_draws), [2.5, 97.5], axis=0)
+    names = (
+        f"TPR at its cut ({cut}, FPR {at_fpr:.3f}) minus the second curve there",
+        *(f"area between the curves, FPR {lo} to {hi}" for lo, hi in AREAS),
+    )
+    for name, value, lo, hi, digits in zip(
+        names, point_checks, c_low, c_high, (3, 4, 4)
+    ):
+        checks.append(
+            {
+                "audit": audit,
+                "first group minus second": name,
+                "estimate [95% CI]": f"{value:+.{digits}f} "
+                f"[{lo:+.{digits}f}, {hi:+.{digits}f}]",
+            }
+        )
     for j, rate in enumerate(FPRS):
         rows.append(
             {
@@ -237,8 +314,13 @@ for audit, (y, score, group, (a, b)) in runs.items():
                 f"[{low[j]:+.3f}, {high[j]:+.3f}]",
             }
         )
-print("first group: African-American (COMPAS), women (Benefits Denial)")
+print(
+    "first group: African-American (COMPAS), women (Benefits Denial); "
+    "pointwise 95% bootstrap intervals (each FPR on its own)"
+)
 show(pd.DataFrame(rows).set_index(["audit", "FPR"]))
+print("\nThe same resamples, one number per question:")
+show(pd.DataFrame(checks).set_index(["audit", "first group minus second"]))
 
 # %%
 import matplotlib.pyplot as plt
@@ -271,6 +353,6 @@ fig.set_label(
     "American and Caucasian defendants, nearly on top of each other, with the points "
     "at a score of 5 or more far apart; right, the Benefits Denial logistic regression "
     "for women and men, women's curve above men's at low false positive rates and "
-    "below further on, with the points at a score of 0.5 at the same true positive "
-    "rate and different false positive rates."
+    "close to it further on, with the points at a score of 0.5 at the same true "
+    "positive rate and different false positive rates."
 )
