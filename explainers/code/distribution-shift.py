@@ -220,6 +220,28 @@ show(table.astype(object).fillna(""))
 print("\nshare of the source-to-target change that the weighted estimate recovers:")
 show(recovered.unstack("metric")[METRICS], float_format=lambda v: f"{v:.2f}")
 
+
+def gap_on(rows, metric):
+    """Women's minus men's rate (selection rate or FPR) on the row positions given."""
+    keep = (y[rows] == 0) if metric == "fpr" else np.ones(len(rows), bool)
+    rates = [pred[rows][keep & (sex[rows] == g)].mean() for g in ("women", "men")]
+    return rates[0] - rates[1]
+
+
+# Target minus source: different people, so each side is resampled on its own.
+gap_rng = np.random.default_rng(0)
+rows_src, rows_tgt = np.flatnonzero(source_test), np.flatnonzero(in_target)
+print("\nchange of the gap, target minus source: unpaired bootstrap, 1,000 resamples")
+for metric in ("selection_rate", "fpr"):
+    point = gap_on(rows_tgt, metric) - gap_on(rows_src, metric)
+    changes = [
+        gap_on(gap_rng.choice(rows_tgt, len(rows_tgt)), metric)
+        - gap_on(gap_rng.choice(rows_src, len(rows_src)), metric)
+        for _ in range(1000)
+    ]
+    low, high = np.quantile(changes, [0.025, 0.975])
+    print(f"  {metric:<15} {point:+.3f} [{low:+.3f}, {high:+.3f}]")
+
 # %%
 from scipy import stats
 
@@ -253,7 +275,8 @@ print(
 show(clipping, float_format=lambda v: f"{v:.3f}")
 
 N_DRAWS = 20
-recovered_k, errors_k = [], {"unclipped": [], "clipped": []}
+SPLIT_TRUTH = "clipped, truth on the test split's target rows"
+recovered_k, errors_k = [], {"unclipped": [], "clipped": [], SPLIT_TRUTH: []}
 for draw in range(N_DRAWS):
     seed = data.random_state + draw  # draw 0 is the page's
     target_k = np.random.default_rng(seed).random(len(y)) < tilt
@@ -267,6 +290,13 @@ for draw in range(N_DRAWS):
     tgt = weighted_rates(pred_k, target_k, np.ones(target_k.sum()))
     for name, w_k in (("unclipped", unclipped_k), ("clipped", clipped_k)):
         errors_k[name].append(weighted_rates(pred_k, source_k, w_k) - tgt)
+    # the target people of the test split only: the population the source test rows
+    # are drawn from
+    split_k = target_k & ~in_train
+    tgt_split = weighted_rates(pred_k, split_k, np.ones(split_k.sum()))
+    errors_k[SPLIT_TRUTH].append(
+        weighted_rates(pred_k, source_k, clipped_k) - tgt_split
+    )
     recovered_k.append((errors_k["clipped"][-1] + tgt - src) / (tgt - src))
 recovered_k = pd.concat(recovered_k, axis=1, keys=range(N_DRAWS))
 errors_k = {k: pd.concat(v, axis=1, keys=range(N_DRAWS)) for k, v in errors_k.items()}
@@ -291,7 +321,8 @@ spread_k = pd.DataFrame(
         ],
     }
 )
-bias_k = pd.DataFrame({name: mean_with_t(e) for name, e in errors_k.items()})
+ERROR_COLUMNS = ["unclipped", "clipped", "clipped minus unclipped", SPLIT_TRUTH]
+bias_k = pd.DataFrame({name: mean_with_t(errors_k[name]) for name in ERROR_COLUMNS})
 for table_k in (spread_k, bias_k):
     table_k.index = recovered_k.index.set_names(["sex", "metric"])
 print(
@@ -300,11 +331,56 @@ print(
 )
 show(spread_k)
 print(
-    "\nmean error over the draws, weighted estimate minus the draw's truth, "
-    "with a 95% t "
-    "interval (the draws are independent)"
+    "\nmean error over the draws, weighted estimate minus the draw's truth, with a 95% "
+    "t interval over the draws\n(independent draws of the target, all on the audit's "
+    "one test split: the interval leaves out that split's own sampling error)"
 )
 show(bias_k)
+
+# What the weights aim at: with the true tilt as weights, the expected target rate of
+# the rows a weighting can see (the test split) against that of every row.
+expected = pd.DataFrame(
+    {
+        "test split": weighted_rates(pred, ~in_train, tilt[~in_train]),
+        "all rows": weighted_rates(pred, np.ones(len(y), bool), tilt),
+    }
+)
+expected["test split minus all rows"] = expected["test split"] - expected["all rows"]
+expected.index.names = ["sex", "metric"]
+print(
+    "\nthis draw's model: expected rate of the target under the tilt (the true chance "
+    "of being drawn as weights)"
+)
+show(
+    expected,
+    formatters={
+        "test split": "{:.3f}".format,
+        "all rows": "{:.3f}".format,
+        "test split minus all rows": "{:+.3f}".format,
+    },
+)
+
+# The intervals hold the weights fixed: compare their bootstrap standard error with the
+# spread of the error over the draws, which refit the classifier and the weights.
+rows_s = np.flatnonzero(source_test)
+boot_rng = np.random.default_rng(0)
+boot = []
+for _ in range(300):
+    pick = boot_rng.integers(0, len(rows_s), len(rows_s))
+    rows_b = np.zeros(len(y), int)
+    np.add.at(rows_b, rows_s[pick], 1)
+    boot.append(weighted_rates(pred, source_test, weights * rows_b[source_test]))
+spread_se = pd.DataFrame(
+    {
+        "bootstrap SE, weights fixed (this draw)": pd.concat(boot, axis=1).std(axis=1),
+        "SD of the error over the draws": errors_k["clipped"].std(axis=1, ddof=1),
+    }
+)
+spread_se.index.names = ["sex", "metric"]
+print(
+    "\nclipped weights: bootstrap standard error (300 resamples) and spread over draws"
+)
+show(spread_se, float_format=lambda v: f"{v:.3f}")
 
 # %%
 import matplotlib.pyplot as plt
