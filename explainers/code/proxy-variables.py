@@ -75,7 +75,7 @@ show(pd.DataFrame(rows).set_index(["audit", "attribute"]))
 
 # %%
 import pandas as pd
-from faircode.auc import delong_difference
+from faircode.auc import delong_auc, delong_difference
 from faircode.display import show
 
 TARGETS = {
@@ -96,12 +96,19 @@ for audit, attr in TARGETS.items():
     drops = pd.DataFrame(drops).sort_values("difference", ascending=False)
     importance[audit] = drops
     for column, drop in drops.head(TOP).iterrows():
+        # The column as the only feature: how much it separates the groups by itself.
+        alone = delong_auc(
+            *attribute_scores(data, attr, [column]), confidence=CONFIDENCE
+        )
         rows.append(
             {
                 "audit": audit,
                 "attribute": attr,
                 "column dropped": column,
                 "AUC drop": with_interval(*drop[["difference", "lower", "upper"]], "+"),
+                "AUC, column alone": with_interval(
+                    alone["auc"], alone["lower"], alone["upper"]
+                ),
             }
         )
     clear = int((drops["lower"] > 0).sum())
@@ -112,11 +119,18 @@ for audit, attr in TARGETS.items():
     lead = delong_difference(
         group, without_second, without_first, confidence=CONFIDENCE
     )
+    # The second column's drop once the first is gone (paired, same rows).
+    _, without_both = attribute_scores(
+        data, attr, [c for c in core if c not in (first, second)]
+    )
+    after = delong_difference(group, without_first, without_both, confidence=CONFIDENCE)
     print(
         f"{audit}, {attr}: dropping a core column lowers the AUC, with an interval "
         f"above 0, for {clear} of the {len(core)} core columns; the largest drop "
         f"({first}) minus the second ({second}): "
-        f"{with_interval(*lead[['difference', 'lower', 'upper']], '+')}"
+        f"{with_interval(*lead[['difference', 'lower', 'upper']], '+')}; "
+        f"without {first}, dropping {second} lowers the AUC by "
+        f"{with_interval(*after[['difference', 'lower', 'upper']], '+')}"
     )
 show(pd.DataFrame(rows).set_index(["audit", "attribute"]))
 
