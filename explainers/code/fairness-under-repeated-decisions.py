@@ -23,6 +23,8 @@ for audit in ROUND_SETTINGS:
         measured[audit, scenario] = {
             "selection, group": r.decided["group", "selection"],
             "selection, rest": r.decided["rest", "selection"],
+            "TPR, group": r.decided["group", "TPR"],
+            "TPR, rest": r.decided["rest", "TPR"],
             "TPR gap": r.decided["gap", "TPR"],
             "model's own gap": r.own["gap", "selection"],
         }
@@ -127,6 +129,20 @@ COMPARISONS = [  # (label, measure, (scenario, round) minus (scenario, round))
         ("parity, selective", 0),
         ("single, selective", 0),
     ),
+    *[
+        (
+            "round 0: parity - single, selective",
+            measure,
+            ("parity, selective", 0),
+            ("single, selective", 0),
+        )
+        for measure in (
+            "selection, group",
+            "selection, rest",
+            "TPR, group",
+            "TPR, rest",
+        )
+    ],
     (
         "round {R}: parity - single, selective",
         "model's own gap",
@@ -164,4 +180,48 @@ for audit, a in ROUND_SETTINGS.items():
                 f"{len(runs)}",
             }
         )
+show(pd.DataFrame(rows).set_index(["audit", "measure", "comparison"]))
+
+# %%
+checked = {
+    (audit, feedback): run_audit_rounds(
+        audit, rule="parity", feedback=feedback, seeds=SEEDS, outcome="logistic"
+    )
+    for audit in ROUND_SETTINGS
+    for feedback in ("selective", "full")
+}
+rows = []
+for audit, a in ROUND_SETTINGS.items():
+    R = a.rounds
+    sel, full = checked[audit, "selective"], checked[audit, "full"]
+    for label, measure, change in (
+        (
+            f"round {R}: parity selective - full",
+            "selection, group",
+            sel.decided["group", "selection"][:, R]
+            - full.decided["group", "selection"][:, R],
+        ),
+        (
+            f"round {R}: parity selective - full",
+            "model's own gap",
+            sel.own["gap", "selection"][:, R] - full.own["gap", "selection"][:, R],
+        ),
+        (
+            f"round {R} - round 0, parity selective",
+            "model's own gap",
+            sel.own["gap", "selection"][:, R] - sel.own["gap", "selection"][:, 0],
+        ),
+    ):
+        runs = change[:, 0]
+        rows.append(
+            {
+                "audit": audit.split()[0],
+                "measure": measure,
+                "comparison": label,
+                "mean [95%]": cell(change, "+"),
+                "same sign": f"{(np.sign(runs) == np.sign(runs.mean())).sum()} of "
+                f"{len(runs)}",
+            }
+        )
+print("logistic outcomes (the model correctly specified)")
 show(pd.DataFrame(rows).set_index(["audit", "measure", "comparison"]))
