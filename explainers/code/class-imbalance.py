@@ -98,6 +98,8 @@ for audit, attribute in AUDITS.items():
             if method in ("none", "class weight"):
                 scores.setdefault(audit, {"label": y[test], "group": group[test]})
                 scores[audit][method] = score
+            else:  # one score per seed
+                scores[audit].setdefault(method, []).append(score)
         runs[audit, method] = {"estimates": estimates, "samples": samples}
     scores[audit]["name"] = data.groups[attribute]
     scores[audit]["train rate"] = y[train].mean()
@@ -213,6 +215,9 @@ for audit in AUDITS:
 show(pd.DataFrame(rows).set_index(["audit", "method"]))
 
 # %%
+import numpy as np
+from sklearn.metrics import roc_auc_score
+
 for audit, s in scores.items():
     moved = s["none"] >= s["train rate"]
     agree = (moved == (s["class weight"] >= 0.5)).mean()
@@ -220,6 +225,19 @@ for audit, s in scores.items():
         f"{audit}: unweighted scores cut at {s['train rate']:.3f} agree with the "
         f"class-weighted decisions on {agree:.3f} of {len(moved)} test rows"
     )
+    for method in ("oversample", "undersample"):
+        agree = [(moved == (score >= 0.5)).mean() for score in s[method]]
+        changes = [  # each seed's change of each group's ROC AUC
+            roc_auc_score(s["label"][member], score[member])
+            - roc_auc_score(s["label"][member], s["none"][member])
+            for score in s[method]
+            for member in (s["group"] == 1, s["group"] == 0)
+        ]
+        print(
+            f"  {method}: agree on {min(agree):.3f} to {max(agree):.3f} of the rows "
+            f"over the {len(agree)} seeds; a group's ROC AUC changes by "
+            f"{min(changes):+.3f} to {max(changes):+.3f}"
+        )
 
 # %%
 import numpy as np
@@ -243,10 +261,14 @@ for audit, s in scores.items():
     odds = [p / (1 - p) for p in rates]
     cuts = np.quantile(score, 1 - GRID)
 
+    def pooled(cut):
+        """The TPR and FPR of all test rows at this cut."""
+        flag = score >= cut
+        return flag[label == 1].mean(), flag[label == 0].mean()
+
     def equal_rates(cut):
         """The gap if both groups had the pooled TPR and FPR at this cut."""
-        flag = score >= cut
-        return precision_gap(flag[label == 1].mean(), flag[label == 0].mean(), rates)
+        return precision_gap(*pooled(cut), rates)
 
     largest = GRID[np.argmax([abs(equal_rates(c)) for c in cuts[1:]]) + 1]
     print(
@@ -279,6 +301,7 @@ for audit, s in scores.items():
             "audit": audit,
             "flagged": f"{share:.2f}",
             "threshold": f"{max(cut, 0):.3f}",
+            "r": f"{pooled(cut)[1] / pooled(cut)[0]:.3f}",  # FPR / TPR
             "equal rates": f"{equal_rates(cut):+.3f}",
         }
         wider = sign * (gap - everyone)
