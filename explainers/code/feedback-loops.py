@@ -233,3 +233,129 @@ for audit, s in ROUND_SETTINGS.items():
                 }
             )
 show(pd.DataFrame(rows).set_index(["audit", "design", "selection"]))
+
+# %%
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import log_loss
+from sklearn.preprocessing import StandardScaler
+from faircode import load_audit
+from faircode.dynamics import rates_by_round, simulate_rounds, threshold_rule
+from faircode.display import show
+
+COMPAS = "Pretrial Risk Assessment"
+PRIOR_BINS = [-1, 0, 1, 2, 3, 5, 8, 12, 99]  # 0, 1, 2, 3, 4-5, 6-8, 9-12, 13 or more
+JUVENILE = ["juv_fel_count", "juv_misd_count", "juv_other_count"]
+
+
+def richer_features(X):
+    """The six features, prior charges in bins and the log of each juvenile count."""
+    bins = pd.get_dummies(
+        pd.cut(X["priors_count"], PRIOR_BINS), prefix="priors", drop_first=True
+    )
+    juvenile = np.log1p(X[JUVENILE]).add_prefix("log ")
+    return pd.concat([X, bins.astype(float), juvenile], axis=1)
+
+
+def fit_logistic(X, y):
+    return LogisticRegression(max_iter=2000).fit(X, y)
+
+
+compas = load_audit(COMPAS)
+s = ROUND_SETTINGS[COMPAS]
+train, test = compas.idx_train, compas.idx_test
+y_recorded = 1 - compas.y.to_numpy()  # 1 = not charged again, the favourable outcome
+member = compas.masks[s.attribute].to_numpy()
+designs = {}
+for name, X_raw in (
+    ("6 features", compas.X),
+    ("16 features", richer_features(compas.X)),
+):
+    designs[name] = StandardScaler().fit(X_raw.iloc[train]).transform(X_raw)
+
+losses = {}
+for name, X_d in designs.items():
+    p = fit_logistic(X_d[train], y_recorded[train]).predict_proba(X_d[test])[:, 1]
+    yt = y_recorded[test]
+    losses[name] = -(yt * np.log(p) + (1 - yt) * np.log(1 - p))  # per test row
+loss_gap = losses["16 features"] - losses["6 features"]
+boot = np.random.default_rng(0).integers(0, len(loss_gap), (1000, len(loss_gap)))
+low, high = np.quantile(loss_gap[boot].mean(axis=1), [0.025, 0.975])
+print(
+    f"test log loss: 6 features {losses['6 features'].mean():.4f}, 16 features "
+    f"{losses['16 features'].mean():.4f}; 16 minus 6: {loss_gap.mean():+.4f} "
+    f"[{low:+.4f}, {high:+.4f}]"
+)
+
+
+def richer_rounds(y, feedback, draw_outcomes=None):
+    """The loop of run_audit_rounds with the 16-feature model; the model at the single
+    threshold measured on the test rows (same resamples as every run on this page)."""
+    X_d = designs["16 features"]
+    runs = []
+    for seed in SEEDS:
+        if draw_outcomes is not None:  # a fresh draw per seed, as outcome="logistic"
+            u = np.random.default_rng([seed, 1]).random(len(draw_outcomes))
+            y = (u < draw_outcomes).astype(int)
+        run = simulate_rounds(
+            X_d,
+            y,
+            member,
+            pool=train,
+            evaluate=test,
+            seed_size=s.seed_size,
+            batch_size=s.batch_size,
+            rounds=s.rounds,
+            feedback=feedback,
+            decide=threshold_rule(s.threshold),
+            make_model=lambda: LogisticRegression(max_iter=2000),
+            random_state=seed,
+        )
+        runs.append(rates_by_round(run.scores >= s.threshold, y[test], member[test]))
+    return {k: np.stack([r[k] for r in runs]) for k in runs[0]}
+
+
+X_rich = designs["16 features"]
+truth_rich = fit_logistic(X_rich, y_recorded).predict_proba(X_rich)[:, 1]
+rich = {
+    (outcome, f): richer_rounds(y_recorded, f, draw)
+    for outcome, draw in (("recorded", None), ("logistic", truth_rich))
+    for f in FEEDBACK
+}
+rows = []
+for outcome in ("recorded", "logistic"):
+    for side in ("group", "rest", "gap"):
+        change = (
+            rich[outcome, "selective"][side, "selection"][:, s.rounds]
+            - rich[outcome, "full"][side, "selection"][:, s.rounds]
+        )
+        rows.append(
+            {
+                "outcomes": outcome,
+                "selection": side,
+                "mean [95%]": cell(change, "+"),
+                "same sign": same_sign(change),
+            }
+        )
+for side in ("group", "rest", "gap"):  # the same contrast, 16 features minus 6
+
+    def contrast(runs):
+        return (
+            runs["selective"][side, "selection"][:, s.rounds]
+            - runs["full"][side, "selection"][:, s.rounds]
+        )
+
+    six = {f: checks[COMPAS, "recorded", f].own for f in FEEDBACK}
+    sixteen = {f: rich["recorded", f] for f in FEEDBACK}
+    change = contrast(sixteen) - contrast(six)
+    rows.append(
+        {
+            "outcomes": "recorded: 16 minus 6 features",
+            "selection": side,
+            "mean [95%]": cell(change, "+"),
+            "same sign": same_sign(change),
+        }
+    )
+print(f"16-feature model, round {s.rounds}: selective - full")
+show(pd.DataFrame(rows).set_index(["outcomes", "selection"]))
