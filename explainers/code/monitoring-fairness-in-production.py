@@ -160,7 +160,11 @@ for t, batch in enumerate(weeks):
         n_boot=1000,
         random_state=t,
     ).iloc[0]
-    ks = ks_2samp(score[batch][woman[batch]], score[ref_rows][woman[ref_rows]])
+    if t < REF_WEEKS:  # a reference week is tested against the other seven
+        ref_t = np.concatenate([weeks[u] for u in range(REF_WEEKS) if u != t])
+    else:
+        ref_t = ref_rows
+    ks = ks_2samp(score[batch][woman[batch]], score[ref_t][woman[ref_t]])
     rows.append(
         {
             "week": t + 1,
@@ -252,6 +256,26 @@ show(
     pd.concat(parts),
     formatters={"base rate": "{:.3f}".format, "managerial share": "{:.3f}".format},
 )
+
+from scipy.stats import fisher_exact
+
+
+def women_false_positives(first, last):
+    """Women selected among those without the positive outcome, weeks first..last."""
+    rows_b = weeks[first - 1 : last].ravel()
+    negatives = rows_b[woman[rows_b] & (y[rows_b] == 0)]
+    return int(pred[negatives].sum()), len(negatives)
+
+
+k0, n0 = women_false_positives(1, REF_WEEKS)
+print(
+    f"\nwomen's FPR against weeks 1-{REF_WEEKS} ({k0}/{n0}), Fisher's exact test, "
+    "two-sided:"
+)
+for first, last in ((CHANGE_WEEK, 19), (20, WEEKS), (CHANGE_WEEK, WEEKS)):
+    k, n = women_false_positives(first, last)
+    p = fisher_exact([[k0, n0 - k0], [k, n - k]]).pvalue
+    print(f"  weeks {first}-{last}: {k}/{n} = {k / n:.3f}, p = {p:.3f}")
 
 # %%
 N_RUNS = 500
@@ -421,6 +445,68 @@ print()
 show(pd.DataFrame(rows).set_index(["reference rates", f"weeks {CHANGE_WEEK}-{WEEKS}"]))
 
 # %%
+from scipy.stats import hypergeom
+
+KS_LEVEL = 0.01
+ref_rows_run = weeks[:REF_WEEKS].ravel()
+k_mgr, n_ref_women = int(tilted[ref_rows_run].sum()), int(woman[ref_rows_run].sum())
+run_mgr = k_mgr / n_ref_women
+mgr_k = women_share(moved_weeks, tilted, 1, REF_WEEKS)  # per re-draw
+print(
+    f"managerial or professional share of women: pool {tilted.sum() / woman.sum():.3f};"
+    f" this run's weeks 1-{REF_WEEKS} {k_mgr}/{n_ref_women} = {run_mgr:.3f}"
+)
+print(
+    f"  re-draws: mean {mgr_k.mean():.3f}, {(mgr_k <= run_mgr).sum()} of {N_RUNS} at "
+    f"or below this run's; hypergeometric P(at most {k_mgr} of {n_ref_women}) = "
+    f"{hypergeom.cdf(k_mgr, woman.sum(), tilted.sum(), n_ref_women):.4f}"
+)
+ref_women = ref_rows_run[woman[ref_rows_run]]
+in_mgr = tilted[ref_women]
+pool_rates = y[tilted].mean(), y[woman & ~tilted].mean()
+at_pool_rates = run_mgr * pool_rates[0] + (1 - run_mgr) * pool_rates[1]
+print(
+    f"  women's base rate in weeks 1-{REF_WEEKS}: {y[ref_women].mean():.3f}; with this "
+    f"mix and the pool's rate in each part {at_pool_rates:.3f}; "
+    f"rate among managerial women {y[ref_women][in_mgr].mean():.3f} (pool "
+    f"{pool_rates[0]:.3f}), among the others {y[ref_women][~in_mgr].mean():.3f} (pool "
+    f"{pool_rates[1]:.3f})"
+)
+
+
+def ks_signals(batches):
+    """Per week after the reference: KS p-value of the week's women against the
+    reference weeks' women is below KS_LEVEL."""
+    ref = batches[:REF_WEEKS].ravel()
+    ref_scores = score[ref[woman[ref]]]
+    return np.array(
+        [
+            ks_2samp(score[b[woman[b]]], ref_scores).pvalue < KS_LEVEL
+            for b in batches[REF_WEEKS:]
+        ]
+    )
+
+
+signals = np.array([ks_signals(b) for b in moved_weeks])  # (runs, weeks 9-26)
+before = signals[:, : CHANGE_WEEK - 1 - REF_WEEKS]
+after = signals[:, CHANGE_WEEK - 1 - REF_WEEKS :]
+run_after = ks_signals(weeks)[CHANGE_WEEK - 1 - REF_WEEKS :]
+low_mgr = mgr_k <= np.quantile(mgr_k, 0.1)
+print(
+    f"weekly KS test at {KS_LEVEL}, share of weeks with a signal: weeks "
+    f"{REF_WEEKS + 1}-{CHANGE_WEEK - 1} (no change) {before.mean():.3f}, weeks "
+    f"{CHANGE_WEEK}-{WEEKS} (changed) {after.mean():.3f}; this run "
+    f"{run_after.sum()} of {len(run_after)} changed weeks"
+)
+print(f"  re-draws with no signal in any changed week: {(~after.any(1)).mean():.3f}")
+print(
+    f"  lowest tenth of reference managerial share ({low_mgr.sum()} re-draws): changed "
+    f"weeks with a signal {after[low_mgr].mean():.3f}; gap alarm by week {WEEKS} "
+    f"{detected_k[clean_k & low_mgr].mean():.2f} (all re-draws "
+    f"{detected_k[clean_k].mean():.2f})"
+)
+
+# %%
 import matplotlib.pyplot as plt
 
 
@@ -504,7 +590,8 @@ fig.set_label(
     "before and after "
     f"the draw changes in week {CHANGE_WEEK}; {alarm_text}. Bottom: the "
     "Kolmogorov-Smirnov statistic "
-    "comparing each week's scores of women with the reference weeks', with weeks of p "
+    "comparing each week's scores of women with the reference weeks' (a reference "
+    "week with the other seven), with weeks of p "
     "below 0.01 "
     f"marked ({', '.join(str(w) for w in week_no[significant]) or 'none'})."
 )
