@@ -23,7 +23,7 @@ DISTANCES = {  # what each distance measures similarity on
     "core + proxies": "S1",
     "all columns": "baseline",
 }
-K_MAX, MAX_ROWS = 50, 2500
+K_MAX = 50
 
 
 def standardised(X, train):
@@ -35,23 +35,38 @@ def standardised(X, train):
     return X.assign(**((X[numeric] - centre) / scale)).to_numpy()
 
 
-audits, rate_rows = {}, []
-for name, (attr, named, rest) in GROUPS.items():
-    views = {s: load_audit(name, strategy=s) for s in ("baseline", "S1", "S2")}
+def decide_and_neighbour(views, train, test, attr):
+    """Both models fitted on `train`, their decisions on `test`, the group of each
+    test row, and each test row's K_MAX nearest test rows under each distance."""
     data = views["S2"]
-    train, test = data.idx_train, data.idx_test
-    if len(test) > MAX_ROWS:
-        rng = np.random.default_rng(0)
-        test = np.sort(rng.choice(test, MAX_ROWS, replace=False))
     group = data.masks[attr].to_numpy()[test]
     decisions = {}
     for label, strategy in MODELS.items():
         model = build_model("logistic_regression", data.random_state)
         model.fit(views[strategy].X.iloc[train], data.y.iloc[train])
         decisions[label] = model.predict(views[strategy].X.iloc[test])
+    neighbours = {}
+    for label, strategy in DISTANCES.items():
+        Z = standardised(views[strategy].X, train)[test]
+        # kneighbors() without X leaves each row out of its own neighbours
+        neighbours[label] = (
+            NearestNeighbors(n_neighbors=K_MAX).fit(Z).kneighbors(return_distance=False)
+        )
+    return {"group": group, "decisions": decisions, "neighbours": neighbours}
+
+
+audits, views_of, rate_rows = {}, {}, []
+for name, (attr, named, rest) in GROUPS.items():
+    views = {s: load_audit(name, strategy=s) for s in ("baseline", "S1", "S2")}
+    views_of[name] = views
+    data = views["S2"]
+    train, test = data.idx_train, data.idx_test
+    audits[name] = decide_and_neighbour(views, train, test, attr)
+    group = audits[name]["group"]
+    for label, decided in audits[name]["decisions"].items():
         table = group_rates(
             data.y.to_numpy()[test],
-            decisions[label],
+            decided,
             sensitive_features=pd.Series(
                 np.where(group == 1, named, rest), name="group"
             ),
@@ -71,14 +86,6 @@ for name, (attr, named, rest) in GROUPS.items():
                     f"[{row['lower']:.3f}, {row['upper']:.3f}]",
                 }
             )
-    neighbours = {}
-    for label, strategy in DISTANCES.items():
-        Z = standardised(views[strategy].X, train)[test]
-        # kneighbors() without X leaves each row out of its own neighbours
-        neighbours[label] = (
-            NearestNeighbors(n_neighbors=K_MAX).fit(Z).kneighbors(return_distance=False)
-        )
-    audits[name] = {"group": group, "decisions": decisions, "neighbours": neighbours}
 show(pd.DataFrame(rate_rows).set_index(["audit", "model", "group"]))
 
 # %%
@@ -257,3 +264,62 @@ crossed = pd.crosstab(
 crossed.index.name, crossed.columns.name = "raw", "beyond chance"
 print("\nall 54 choices: the raw verdict (rows) against the verdict beyond chance")
 show(crossed)
+
+# %%
+from sklearn.model_selection import train_test_split
+
+SEEDS = (1, 2, 3, 4, 5)  # other splits, stratified on the outcome like the audit's
+
+
+def verdict_counts(raw, beyond, raw_gaps, beyond_gaps):
+    """One split's tally over its choices: the verdicts, and the gaps below zero."""
+    tally = {}
+    for kind, verdicts, gaps in (
+        ("raw", raw, raw_gaps),
+        ("beyond chance", beyond, beyond_gaps),
+    ):
+        tally[kind] = ", ".join(f"{verdicts.count(w)} {w}" for w in WORDS)
+        tally[f"{kind}, gap below 0"] = f"{sum(g < 0 for g in gaps)} of {len(gaps)}"
+    return tally
+
+
+def split_tally(audit):
+    """The 18 choices (model, distance, k) scored on one split's test rows."""
+    found = {"raw": [], "beyond chance": []}
+    gaps = {"raw": [], "beyond chance": []}
+    for decisions in audit["decisions"].values():
+        for neighbours in audit["neighbours"].values():
+            for k in (5, 10, 50):
+                scores = consistency_by_group(decisions, neighbours, audit["group"], k)
+                for kind in found:
+                    (c1, d1), (c0, d0) = scores[1][kind], scores[0][kind]
+                    found[kind].append(verdict(d1 - d0))
+                    gaps[kind].append(c1 - c0)
+    return verdict_counts(found["raw"], found["beyond chance"], *gaps.values())
+
+
+spread = []
+for name, (attr, named, rest) in GROUPS.items():
+    part = results[results["audit"] == name]
+    spread.append(
+        {"audit": name, "split": "the audit's"}
+        | verdict_counts(
+            list(part["verdict, raw"]),
+            list(part["verdict, beyond chance"]),
+            [c1 - c0 for c1, _, c0, _ in part["raw"]],
+            [c1 - c0 for c1, _, c0, _ in part["beyond chance"]],
+        )
+    )
+    views = views_of[name]
+    y = views["S2"].y.to_numpy()
+    for seed in SEEDS:
+        train, test = train_test_split(
+            np.arange(len(y)),
+            test_size=len(views["S2"].idx_test),
+            stratify=y,
+            random_state=seed,
+        )
+        audit = decide_and_neighbour(views, np.sort(train), np.sort(test), attr)
+        spread.append({"audit": name, "split": f"seed {seed}"} | split_tally(audit))
+print("the 18 choices of each audit, on its own split and on five others")
+show(pd.DataFrame(spread).set_index(["audit", "split"]))
