@@ -91,12 +91,10 @@ def selection_rule(rule):
     return bands
 
 
-def selection_probability(label, scores, groups):
-    """Probability that each row is selected under the rule fitted for `label`."""
+def selection_probability(optimizer, scores, groups):
+    """Probability that each row is selected under a fitted ThresholdOptimizer."""
     out = np.full(len(scores), np.nan)
-    for group, rule in optimizers[
-        label
-    ].interpolated_thresholder_.interpolation_dict.items():
+    for group, rule in optimizer.interpolated_thresholder_.interpolation_dict.items():
         for lower, upper, prob in selection_rule(rule):
             band = (groups == group) & (scores > lower) & (scores <= upper)
             out[band] = prob
@@ -105,11 +103,12 @@ def selection_probability(label, scores, groups):
 
 scores = model.predict_proba(X.iloc[test])[:, 1]
 decisions = {"base model at 0.5": model.predict(X.iloc[test])}
+expected = {}  # each rule's probability of selecting each test row (the coin averaged)
 for label in CONSTRAINTS:
     decisions[label] = optimizers[label].predict(
         X.iloc[test], sensitive_features=sex[test], random_state=0
     )
-    prob = selection_probability(label, scores, sex[test])
+    prob = expected[label] = selection_probability(optimizers[label], scores, sex[test])
     # The rule read from fairlearn's attributes must reproduce its decisions
     # wherever they are not random.
     sure = (prob == 0) | (prob == 1)
@@ -255,6 +254,32 @@ table.index.name = "range over 200 draws"
 show(table)
 
 # %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
+
+
+def expected_accuracy_draws(prob):
+    """Expected accuracy of a randomised rule, on the test rows and on each resample."""
+    return counts @ (1 - np.abs(prob - y[test])) / len(test)
+
+
+rows = {}
+for label in CONSTRAINTS:
+    rows[label] = {}
+    draws = {
+        name: gap_draws(expected[label], metric) - gap_draws(base, metric)
+        for metric, name in GAPS.items()
+    }
+    draws["accuracy"] = expected_accuracy_draws(expected[label]) - accuracy_draws(base)
+    for name, change in draws.items():
+        low, high = np.quantile(change[1:], [0.025, 0.975])
+        rows[label][name] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+table = pd.DataFrame(rows).T
+table.index.name = "expected change against the base model"
+show(table)
+
+# %%
 import matplotlib.pyplot as plt
 from sklearn.metrics import roc_auc_score, roc_curve
 
@@ -310,4 +335,128 @@ fig.set_label(
     "on false positive rates up to 0.12 and marks, for each group, the operating point "
     "of the base model "
     "at 0.5 and of the demographic-parity, TPR-parity and equalized-odds rules."
+)
+
+# %%
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+from sklearn.metrics import roc_curve
+from faircode.auc import delong_auc
+from faircode.display import show
+
+is_woman = sex[test] == "women"
+delong = {
+    group: delong_auc(y[test][rows], scores[rows])
+    for group, rows in (("women", is_woman), ("men", ~is_woman))
+}
+difference = delong["women"]["auc"] - delong["men"]["auc"]
+half_width = norm.ppf(0.975) * np.hypot(delong["women"]["se"], delong["men"]["se"])
+print(
+    f"area under the curve, women minus men: {difference:+.3f} "
+    f"[{difference - half_width:+.3f}, {difference + half_width:+.3f}] (95% DeLong)"
+)
+
+FIXED_FPR = [0.02, 0.04, 0.06, 0.1, 0.2, 0.4]
+
+
+def tpr_at(rows):
+    """The group's TPR at each fixed FPR, read off its ROC curve (linear in between)."""
+    fpr, tpr, _ = roc_curve(y[test][rows], scores[rows])
+    return np.interp(FIXED_FPR, fpr, tpr)
+
+
+index = {"women": np.flatnonzero(is_woman), "men": np.flatnonzero(~is_woman)}
+point = {group: tpr_at(rows) for group, rows in index.items()}
+rng = np.random.default_rng(0)
+boot = np.array(
+    [
+        tpr_at(rng.choice(index["women"], len(index["women"])))
+        - tpr_at(rng.choice(index["men"], len(index["men"])))
+        for _ in range(500)
+    ]
+)
+low, high = np.quantile(boot, [0.025, 0.975], axis=0)
+table = pd.DataFrame(
+    {
+        "TPR women": [f"{v:.3f}" for v in point["women"]],
+        "TPR men": [f"{v:.3f}" for v in point["men"]],
+        "women minus men": [
+            f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+            for d, lo, hi in zip(point["women"] - point["men"], low, high)
+        ],
+    },
+    index=pd.Index([f"{f:.2f}" for f in FIXED_FPR], name="at FPR"),
+)
+show(table)
+
+# %%
+import numpy as np
+import pandas as pd
+from sklearn.metrics import roc_auc_score
+from faircode.display import show
+from faircode.metrics import mean_over_runs
+
+HALVINGS = range(data.random_state, data.random_state + 10)
+RULES = {"TPR parity": "true_positive_rate_parity", "equalized odds": "equalized_odds"}
+tpr_gap = {(rule, fit): [] for rule in RULES for fit in ("held back", "in-sample")}
+own_minus_held_auc = []
+per_halving = []
+for seed in HALVINGS:
+    own, other = (
+        np.sort(rows)
+        for rows in train_test_split(
+            train, test_size=0.5, stratify=cells, random_state=seed
+        )
+    )
+    half_model = build_model("logistic_regression", data.random_state).fit(
+        X.iloc[own], y[own]
+    )
+    test_scores = half_model.predict_proba(X.iloc[test])[:, 1]
+    # Are the model's scores better separated on its own rows than on the other half?
+    auc = {}
+    for name, rows in (("own", own), ("other", other)):
+        fitted = half_model.predict_proba(X.iloc[rows])[:, 1]
+        auc[name] = [
+            roc_auc_score(y[rows][sex[rows] == g], fitted[sex[rows] == g])
+            for g in ("women", "men")
+        ]
+    own_minus_held_auc.append(np.subtract(auc["own"], auc["other"]))
+    row = {"halving": seed}
+    for rule, constraint in RULES.items():
+        for fit, rows in (("held back", other), ("in-sample", own)):
+            optimizer = ThresholdOptimizer(
+                estimator=half_model,
+                constraints=constraint,
+                prefit=True,
+                predict_method="predict_proba",
+            ).fit(X.iloc[rows], y[rows], sensitive_features=sex[rows])
+            prob = selection_probability(optimizer, test_scores, sex[test])
+            tpr_gap[rule, fit].append(gap_draws(prob, "tpr"))
+            row[f"{rule}, {fit}"] = tpr_gap[rule, fit][-1][0]
+    per_halving.append(row)
+table = pd.DataFrame(per_halving).set_index("halving")
+table.columns = pd.MultiIndex.from_tuples(
+    [tuple(c.split(", ")) for c in table.columns], names=["rule", "thresholds fitted"]
+)
+print("test TPR gap (women minus men) of each rule's expected decisions:")
+show(table, float_format=lambda v: f"{v:+.3f}")
+for rule in RULES:
+    held = np.array(tpr_gap[rule, "held back"])
+    shift = np.array(tpr_gap[rule, "in-sample"]) - held
+    estimate, low, high = mean_over_runs(shift[:, 0], shift[:, 1:])
+    print(
+        f"{rule}: held back, TPR gap from {held[:, 0].min():+.3f} to "
+        f"{held[:, 0].max():+.3f} over the halvings (sd {held[:, 0].std(ddof=1):.3f}); "
+        f"in-sample minus held back {estimate:+.3f} [{low:+.3f}, {high:+.3f}] "
+        "(mean over runs, 95%)"
+    )
+shift_auc = np.array(own_minus_held_auc)
+print(
+    "area under the curve on the model's own half minus on the other half, mean "
+    "over the halvings (sd): "
+    + ", ".join(
+        f"{g} {shift_auc[:, i].mean():+.3f} ({shift_auc[:, i].std(ddof=1):.3f})"
+        for i, g in enumerate(("women", "men"))
+    )
 )
