@@ -80,6 +80,18 @@ def measure(y, pred, s, seed):
     return out
 
 
+def correlation_removal(X, y, s, train, test, seed):
+    """Test decisions of the logistic regression after correlation removal at full
+    strength: the attribute goes in as a column of X and is dropped on output; it is
+    needed again to transform the test rows."""
+    with_s = np.column_stack([X, s])
+    remover = CorrelationRemover(sensitive_feature_ids=[X.shape[1]], alpha=1.0)
+    remover.fit(with_s[train])
+    model = build_model("logistic_regression", seed)
+    model.fit(remover.transform(with_s[train]), y[train])
+    return model.predict(remover.transform(with_s[test]))
+
+
 def other_methods(data, X, y, s, train, test, seed, target):
     """Decisions on the test rows of the three methods the harness does not run."""
     # The harness's recipe: one BLAS thread, the S2 features, the audit's target.
@@ -121,14 +133,7 @@ def other_methods(data, X, y, s, train, test, seed, target):
             favourable=favourable,
         )
     }
-    # Correlation removal at full strength: the attribute goes in as a column of X
-    # and is dropped on output; it is needed again to transform the test rows.
-    with_s = np.column_stack([X, s])
-    remover = CorrelationRemover(sensitive_feature_ids=[X.shape[1]], alpha=1.0)
-    remover.fit(with_s[train])
-    model = build_model("logistic_regression", seed)
-    model.fit(remover.transform(with_s[train]), y[train])
-    decisions["correlation removal"] = model.predict(remover.transform(with_s[test]))
+    decisions["correlation removal"] = correlation_removal(X, y, s, train, test, seed)
     # GridSearch: one model per grid point of Lagrange multipliers; predicts with
     # the single model that best trades error against violation on training rows.
     grid = GridSearch(
@@ -142,7 +147,7 @@ def other_methods(data, X, y, s, train, test, seed, target):
     return decisions, width
 
 
-decisions, measured, widths = {}, {}, []
+decisions, measured, widths, s3_fits = {}, {}, [], {}
 for name in AUDITS:
     target = harness.attrs["audits"][name]["target"]
     data = load_audit(name)  # S2 features, as the mitigations in the harness use
@@ -174,6 +179,8 @@ for name in AUDITS:
                     random_state=seed,
                 )
                 split[strategy] = fitted.predict(X[test], s[test])
+                if strategy == "S3":
+                    s3_fits[name, seed] = (fitted.estimator, X[test])
             others, width = other_methods(data, X, y, s, train, test, seed, target)
             split.update(others)
         widths.append(width)
@@ -345,6 +352,18 @@ for seed in harness.attrs["audits"][name]["seeds"]:
         + ", ".join(f"{m} {split[m].mean():.3f}" for m in STAGE)
         + f"; share not charged again {1 - y_test.mean():.3f}"
     )
+# S3's ExponentiatedGradient predicts from a random mixture of the models it fitted:
+# the mixture's weights, and the share of the test defendants each model flags.
+first_seed = harness.attrs["audits"][name]["seeds"][0]
+eg, X_test = s3_fits[name, first_seed]
+print(
+    f"{name}, seed {first_seed}: S3's mixture: "
+    + ", ".join(
+        f"weight {w:.3f} on a model flagging {np.mean(p.predict(X_test)):.3f}"
+        for w, p in zip(eg.weights_, eg.predictors_)
+        if w > 0
+    )
+)
 
 # %%
 def spread(values, sign):
@@ -384,3 +403,102 @@ for name in AUDITS:
     print(f"{name}: seeds {', '.join(str(s) for s in seeds)}")
     show(table)
     print()
+
+# %%
+from scipy import stats
+from faircode.metrics import over_resplits
+
+name = "Benefits Denial"
+MORE = ["S2", "reweighing", "correlation removal"]
+target = harness.attrs["audits"][name]["target"]
+data = load_audit(name)
+X, y = data.X.to_numpy(float), data.y.to_numpy()
+s = data.masks[target.attribute].to_numpy().astype(int)
+first = harness.attrs["audits"][name]["seeds"][0]
+rows, gap_of, change_of, narrower, costs = [], {}, {}, {}, {}
+for seed in range(first, first + 10):
+    if (name, seed) in decisions:
+        y_test, s_test, split = decisions[name, seed]
+        split = {m: split[m] for m in MORE}
+    else:  # the same re-split as the harness's
+        train, test = map(
+            np.sort,
+            train_test_split(
+                np.arange(len(y)),
+                test_size=data.manifest.test_size,
+                stratify=y,
+                random_state=seed,
+            ),
+        )
+        y_test, s_test = y[test], s[test]
+        with threadpool_limits(limits=1):
+            split = {
+                strategy: fit_strategy(
+                    strategy,
+                    build_model("logistic_regression", seed),
+                    X[train],
+                    y[train],
+                    sensitive_features=s[train],
+                    constraint=target.constraint,
+                    random_state=seed,
+                ).predict(X[test], s[test])
+                for strategy in ("S2", "reweighing")
+            }
+            split["correlation removal"] = correlation_removal(
+                X, y, s, train, test, seed
+            )
+    draws = paired(y_test, s_test, split, seed, ["parity"])
+    row = {"split": seed}
+    for method, pred in split.items():
+        gap_of.setdefault(method, []).append(
+            pred[s_test == 1].mean() - pred[s_test == 0].mean()
+        )
+    row["S2 gap"] = f"{gap_of['S2'][-1]:+.3f}"
+    for method in MORE[1:]:
+        change = abs(gap_of[method][-1]) - abs(gap_of["S2"][-1])
+        accuracy = (split[method] == y_test).mean() - (split["S2"] == y_test).mean()
+        change_of.setdefault(method, []).append(change)
+        narrower.setdefault(method, []).append(
+            np.quantile(draws[method]["parity"], 0.975) < 0
+        )
+        costs.setdefault(method, []).append(
+            np.quantile(draws[method]["accuracy"], 0.975) < 0
+        )
+        row[f"{method}: change in |gap|"] = ci(change, draws[method]["parity"])
+        if method == "correlation removal":
+            row[f"{method}: change in acc."] = ci(accuracy, draws[method]["accuracy"])
+    rows.append(row)
+print(f"{name}: 10 splits, changes against S2 on the same split")
+show(pd.DataFrame(rows).set_index("split"))
+for method in MORE[1:]:
+    mean, low, high = over_resplits(
+        change_of[method], n_test=len(y_test), n_train=len(y) - len(y_test)
+    )
+    print(
+        f"{method}: narrower on {sum(narrower[method])}/10 splits, less accurate on "
+        f"{sum(costs[method])}/10; change in |gap| from {min(change_of[method]):+.3f} "
+        f"to {max(change_of[method]):+.3f}, mean {mean:+.3f} [{low:+.3f}, {high:+.3f}] "
+        "(95%, corrected for re-splits)"
+    )
+
+
+def variance_ratio(x, other):
+    """Ratio of two methods' variances over the same splits, with the Pitman-Morgan
+    95% interval for paired values (the methods share each split's rows)."""
+    x, other = np.asarray(x), np.asarray(other)
+    n, ratio = len(x), np.var(x, ddof=1) / np.var(other, ddof=1)
+    r = np.corrcoef(x, other)[0, 1]
+    k = 1 + 2 * (1 - r**2) * stats.t.ppf(0.975, n - 2) ** 2 / (n - 2)
+    return ratio, ratio * (k - np.sqrt(k**2 - 1)), ratio * (k + np.sqrt(k**2 - 1))
+
+
+print(
+    "gap's sd over the 10 splits: "
+    + ", ".join(f"{m} {np.std(gap_of[m], ddof=1):.3f}" for m in MORE)
+)
+for other in ("S2", "reweighing"):
+    ratio, low, high = variance_ratio(gap_of["correlation removal"], gap_of[other])
+    print(
+        f"variance of correlation removal's gap over {other}'s: {ratio:.2f} "
+        f"[{low:.2f}, {high:.2f}] (95%, Pitman-Morgan)"
+    )
