@@ -92,8 +92,11 @@ def _new_context(browser, **options):
     return context
 
 
-def _check_site(browser, site: pathlib.Path, base: str) -> tuple[list[str], int]:
-    """Open every page of the site; return the problems found and how many pages were opened."""
+def _check_site(browser, site: pathlib.Path, base: str, measured: dict | None = None) -> tuple[list[str], int]:
+    """Open every page of the site; return the problems found and how many pages were opened.
+
+    With ``measured`` (a dict), each page that holds output also gets its output boxes measured at this width
+    (``_OUTPUTS_JS``), stored under its path: the 1280 px half of the output test, without loading it twice."""
     problems: list[str] = []
     context = _new_context(browser, viewport=DESKTOP)
     page = context.new_page()
@@ -114,6 +117,7 @@ def _check_site(browser, site: pathlib.Path, base: str) -> tuple[list[str], int]
 
     page.route(lambda url: not url.startswith(base) and not url.startswith(("data:", "blob:")), outside)
     pages = [p for p in _pages(site) if p != "404.html"]
+    content = set(_content_pages(site)) if measured is not None else set()
     for rel in pages:
         url = base + (rel[: -len("index.html")] if rel.endswith("index.html") else rel)
         current["url"] = rel
@@ -130,6 +134,8 @@ def _check_site(browser, site: pathlib.Path, base: str) -> tuple[list[str], int]
                 problems.append(f"{rel}: image {img['src']!r} did not load")
             if img["inArticle"] and not img["alt"]:
                 problems.append(f"{rel}: image {img['src']!r} has no alt text")
+        if measured is not None and rel in content:
+            measured[rel] = page.evaluate(_OUTPUTS_JS)
     context.close()
     return problems, len(pages)
 
@@ -193,12 +199,21 @@ def browser():
         chromium.close()
 
 
-def test_every_page_in_a_browser(browser, real_site, fixture_site, serve):
-    problems, opened = [], 0
-    for name, site in (("site", real_site), ("fixture site", fixture_site[1])):
-        found, count = _check_site(browser, site, serve(site))
-        problems += [f"[{name}] {p}" for p in found]
-        opened += count
+@pytest.fixture(scope="module")
+def real_site_at_desktop(browser, real_site, serve):
+    """The repository's site opened page by page at 1280 px, once for the module: (base URL, problems, pages
+    opened, output measurements of the pages that hold output)."""
+    base, measured = serve(real_site), {}
+    problems, opened = _check_site(browser, real_site, base, measured)
+    return base, problems, opened, measured
+
+
+def test_every_page_in_a_browser(browser, real_site, real_site_at_desktop, fixture_site, serve):
+    _, found, opened, _ = real_site_at_desktop
+    problems = [f"[site] {p}" for p in found]
+    found, count = _check_site(browser, fixture_site[1], serve(fixture_site[1]))
+    problems += [f"[fixture site] {p}" for p in found]
+    opened += count
     has_real_explainer = any("Run it yourself" in p.read_text(encoding="utf-8")
                              for p in real_site.glob("explainers/*/index.html"))
     site = real_site if has_real_explainer else fixture_site[1]
@@ -263,9 +278,10 @@ _OUTPUTS_JS = """() => {
   return result;
 }"""
 # At 1280 px at most this share of the output tables may need sideways scrolling; at 390 px none may, since there
-# each row is shown as a card (site.css, scripts/site/_tables.py).
+# each row is shown as a card (site.css, scripts/site/_tables.py). 1280 px is DESKTOP: those measurements are taken
+# in the every-page pass (real_site_at_desktop); this test loads the pages again only at 390 px.
 MAX_OVERFLOWING_TABLES = {"1280": 0.05, "390": 0.0}
-WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
+PHONE_WIDTH = {"390": {"width": 390, "height": 844}}
 
 
 def _content_pages(site: pathlib.Path) -> list[str]:
@@ -275,10 +291,10 @@ def _content_pages(site: pathlib.Path) -> list[str]:
 
 
 def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:
-    """Per width: per page, how many output tables and printed blocks there are and how many overflow."""
+    """At 390 px: per page, how many output tables and printed blocks there are and how many overflow."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     found = {}
-    for label, viewport in WIDTHS.items():
+    for label, viewport in PHONE_WIDTH.items():
         context = _new_context(browser, viewport=viewport)
         page = context.new_page()
         for rel in _content_pages(site):
@@ -371,11 +387,11 @@ def _first_search_hits(browser, base: str, queries: list[str]) -> dict[str, str]
     return hits
 
 
-def test_output_tables_fit_and_search_finds_each_page(browser, real_site, serve):
+def test_output_tables_fit_and_search_finds_each_page(browser, real_site, real_site_at_desktop):
     from scripts.site import load_explainers
 
-    base = serve(real_site)
-    measured = _measure_outputs(browser, real_site, base)
+    base, _, _, desktop = real_site_at_desktop
+    measured = {"1280": desktop, **_measure_outputs(browser, real_site, base)}
     lines, problems = [], []
     for label, pages in measured.items():
         tables = sum(m["tables"] for m in pages.values())
