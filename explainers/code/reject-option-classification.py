@@ -178,8 +178,9 @@ for name, (attr, named, rest, favourable) in AUDITS.items():
         table.index.name = "width"
         show(table)
     print(
-        f"steps of {WIDTHS[1] - WIDTHS[0]:.2f} from width 0 to {WIDTHS[-1]:.2f} at which "
-        f"a gap moved against the direction the band pushes it: parity {against[0]}, "
+        f"steps of {WIDTHS[1] - WIDTHS[0]:.2f} from width 0 to {WIDTHS[-1]:.2f} "
+        "at which a gap moved against the direction the band pushes it: "
+        f"parity {against[0]}, "
         f"TPR {against[1]}, FPR {against[2]} (of {len(steps)})"
     )
     print()
