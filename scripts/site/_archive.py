@@ -19,7 +19,7 @@ __all__ = ["FOLDER", "archive_members", "build_archive"]
 FOLDER = "fair-code-project"
 # Top-level files and folders of the repository the archive carries, besides every audit folder.
 TOP_FILES = ("README.md", "CONTRIBUTING.md", "LICENSE", "Makefile", "pyproject.toml", "requirements.lock",
-             "mkdocs.yml", ".pagebuild-durations.json")
+             "mkdocs.yml")
 TOP_FOLDERS = ("faircode", layout.EXPLAINERS, "scripts", "site_src", "site_theme")
 _SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints"}
 _SKIP_SUFFIXES = (".pyc", ".pyo", ".tmp")
