@@ -292,7 +292,12 @@ cells = group_label_cells(y[train], sensitive_features={a["attr"]: groups[train]
 # shared by every split, so the splits can be averaged within each resample.
 counts = np.vstack([np.ones(len(test)), resample_counts(len(test), 1000)])
 SPLITS = {"this page's split": a["seed"], **{f"other {s}": s for s in range(20)}}
-runs = {"one threshold": [], "equalized-odds thresholds": [], "change": []}
+runs = {
+    "one threshold": [],
+    "equalized-odds thresholds": [],
+    "change": [],
+    "size change": [],
+}
 fitted = []
 for name, seed in SPLITS.items():
     model_rows, threshold_rows = train_test_split(
@@ -318,7 +323,9 @@ for name, seed in SPLITS.items():
     )
     one = resampled_gap(counts, y[test], single, young, "tpr")
     eo = resampled_gap(counts, y[test], pred, young, "tpr")
-    for key, value in zip(runs, (one, eo, eo - one)):
+    # "size change" is |gap| after minus |gap| before: below zero means nearer zero.
+    changes = (one, eo, eo - one, np.abs(eo) - np.abs(one))
+    for key, value in zip(runs, changes):
         runs[key].append(value)
     on_fit = optimizer.predict(
         X.iloc[threshold_rows],
@@ -339,6 +346,7 @@ for key, label in (
     ("one threshold", "one threshold (0.5)"),
     ("equalized-odds thresholds", "equalized-odds thresholds"),
     ("change", "equalized-odds minus one threshold"),
+    ("size change", "size (|gap|): equalized-odds minus one"),
 ):
     values = np.array(runs[key])
     estimates, samples = values[:, 0], values[:, 1:]
@@ -363,7 +371,8 @@ print(
 print(
     "mean over splits: 95% interval for the average over halvings (mean_over_runs); "
     "one split: 95% range for what one more halving may show (single_run_range); "
-    "both on the shared resamples"
+    "both on the shared resamples; in the size row, below zero means the "
+    "equalized-odds thresholds leave the TPR gap nearer zero"
 )
 show(pd.DataFrame(rows).set_index("test TPR gap"))
 fitted = np.array(fitted)
@@ -371,6 +380,28 @@ print(
     f"the equalized-odds thresholds' TPR gap on their own fitting rows: "
     f"{fitted[0]:+.3f} on this page's split, {fitted[1:].min():+.3f} to "
     f"{fitted[1:].max():+.3f} on the 20 others"
+)
+# Does one halving's test rows tell the equalized-odds thresholds' TPR gap
+# from zero? Each halving's own 95% percentile interval over the resamples.
+eo_gaps = np.array(runs["equalized-odds thresholds"])
+low, high = np.nanquantile(eo_gaps[:, 1:], [0.025, 0.975], axis=1)
+clear = (low > 0) | (high < 0)
+print(
+    f"halvings whose equalized-odds test TPR gap has a 95% bootstrap interval "
+    f"clear of zero: {clear.sum()} of {len(clear)} "
+    f"(this page's split: {'yes' if clear[0] else 'no'}); "
+    f"point estimate within 0.05 of zero on {(np.abs(eo_gaps[:, 0]) < 0.05).sum()} "
+    f"of {len(clear)}"
+)
+spread = {
+    key: mean_over_runs(np.array(runs[key])[:, 0], np.array(runs[key])[:, 1:])
+    for key in ("one threshold", "change")
+}
+print(
+    "standard deviation from halving to halving: one threshold's TPR gap "
+    f"{spread['one threshold'].run_sd:.3f}, the change "
+    f"{spread['change'].run_sd:.3f} (the change's mean is "
+    f"{spread['change'].estimate:+.3f})"
 )
 
 # %%
