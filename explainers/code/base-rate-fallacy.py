@@ -185,7 +185,10 @@ from faircode import load_audit
 from faircode.display import show
 
 # German Credit's 1,000 credits were drawn as 700 good and 300 bad: a share of bad
-# credits set by the sample's design, not by any population of applicants.
+# credits set by the sample's design, not by any population of applicants. The draw
+# was stratified by outcome alone, so one weight per outcome serves both age groups.
+# Precision's log-odds is log(good_weight / bad_weight) + log(tp / fp): the weights
+# cancel from the groups' difference on that scale, whatever the share of bad credits.
 sample_bad = 1 - load_audit("German Credit Lending").y.mean()
 counts, draws = draws_all["German Credit Lending"]  # tp, fn, fp, tn per group
 rows = []
@@ -198,6 +201,8 @@ for bad in (sample_bad, 0.10, 0.05):
         precision = good_weight * tp / (good_weight * tp + bad_weight * fp)
         point.append((base, precision))
     (base, precision), (_, boot_precision) = point
+    log_odds = np.log(precision / (1 - precision))
+    boot_log_odds = np.log(boot_precision / (1 - boot_precision))
     rows.append(
         {
             "bad credits b": f"{bad:.2f}" + (" (sample)" if bad == sample_bad else ""),
@@ -208,6 +213,9 @@ for bad in (sample_bad, 0.10, 0.05):
             "precision gap": interval(
                 precision[0] - precision[1],
                 boot_precision[:, 0] - boot_precision[:, 1],
+            ),
+            "gap in log-odds": interval(
+                log_odds[0] - log_odds[1], boot_log_odds[:, 0] - boot_log_odds[:, 1]
             ),
         }
     )
