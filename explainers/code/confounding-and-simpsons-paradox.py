@@ -222,7 +222,7 @@ from faircode.metrics import gaps_to_reference
 
 top = others.nsmallest(1, "kept").iloc[0]
 y, group, strata = top["y"], top["group"], top["strata"]
-rows = []
+rows, below = [], 0
 for stratum in sorted(set(strata)):
     inside = strata == stratum
     gap = gaps_to_reference(
@@ -233,23 +233,85 @@ for stratum in sorted(set(strata)):
         metrics=["base_rate"],
         n_boot=N_BOOT,
     ).iloc[0]
+    below += gap["difference_upper"] < 0
     rows.append(
         {
             top["column"]: stratum,
             f"{top['named']}": int(gap["count"]),
             "others": int(gap["reference_count"]),
+            f"share of {top['named']}": inside[group == 1].mean(),
+            "share of others": inside[group == 0].mean(),
             f"rate, {top['named']}": f"{y[inside & (group == 1)].mean():.3f}",
             "rate, others": f"{y[inside & (group == 0)].mean():.3f}",
             "gap": f"{gap['difference']:+.3f} [{gap['difference_lower']:+.3f}, "
             f"{gap['difference_upper']:+.3f}]",
+            "estimate": gap["difference"],
         }
     )
+within = pd.DataFrame(rows).set_index(top["column"])
 print(
     f"{top['audit']}, {top['attribute']} within {top['column']}: the base-rate gap "
     f"in each stratum, {top['named']} minus others (95% bootstrap, {N_BOOT} "
-    "resamples)"
+    "resamples), and each group's share of its rows in the stratum (its mix)"
 )
-show(pd.DataFrame(rows).set_index(top["column"]))
+show(within.drop(columns="estimate"), float_format=lambda v: f"{v:.3f}")
+largest = within.loc[within["estimate"].nsmallest(3).index]
+share_named = largest[f"share of {top['named']}"].sum()
+print(
+    f"strata whose gap's interval lies below zero: {below} of {len(within)}; "
+    f"the three largest gaps ({', '.join(largest.index)}) hold {share_named:.3f} of "
+    f"{top['named']} and {largest['share of others'].sum():.3f} of the others"
+)
+
+# %%
+bd = load_audit("Benefits Denial", strategy="baseline")
+income = bd.y.to_numpy()
+hours = (
+    pd.cut(
+        bd.raw["hours.per.week"],
+        [0, 20, 39, np.inf],
+        labels=["20 or fewer", "21 to 39", "40 or more"],
+    )
+    .astype(str)
+    .to_numpy()
+)
+role = bd.raw["relationship"].astype(str).to_numpy()
+woman = bd.raw["sex"].astype(str).to_numpy() == "Female"
+WHO = {
+    "wives": (role == "Wife") & woman,
+    "husbands": (role == "Husband") & ~woman,
+    "women not in a family": (role == "Not-in-family") & woman,
+    "men not in a family": (role == "Not-in-family") & ~woman,
+}
+table = pd.DataFrame(
+    [
+        {
+            "who": who,
+            "hours a week": band,
+            "rows": int((rows & (hours == band)).sum()),
+            "rate above $50K": income[rows & (hours == band)].mean(),
+        }
+        for who, rows in WHO.items()
+        for band in ("20 or fewer", "21 to 39", "40 or more")
+    ]
+).set_index(["who", "hours a week"])
+show(table, float_format=lambda v: f"{v:.3f}")
+part_time = hours == "20 or fewer"
+for other in ("husbands", "women not in a family"):
+    pair = part_time & (WHO["wives"] | WHO[other])
+    gap = gaps_to_reference(
+        income[pair],
+        income[pair],
+        sensitive_features={"who": np.where(WHO["wives"][pair], "wives", other)},
+        reference=other,
+        metrics=["base_rate"],
+        n_boot=N_BOOT,
+    ).iloc[0]
+    print(
+        f"20 hours or fewer, wives minus {other}: {gap['difference']:+.3f} "
+        f"[{gap['difference_lower']:+.3f}, {gap['difference_upper']:+.3f}] "
+        f"(95% bootstrap, {N_BOOT} resamples)"
+    )
 
 # %%
 import numpy as np
