@@ -185,8 +185,9 @@ from faircode import load_audit
 from faircode.display import show
 
 # German Credit's 1,000 credits were drawn as 700 good and 300 bad: a share of bad
-# credits set by the sample's design, not by any population of applicants. The draw
-# was stratified by outcome alone, so one weight per outcome serves both age groups.
+# credits set by the sample's design, not by any population of applicants. Taking
+# the draw as stratified by outcome alone (as the data card describes it), one
+# weight per outcome serves both age groups.
 # Precision's log-odds is log(good_weight / bad_weight) + log(tp / fp): the weights
 # cancel from the groups' difference on that scale, whatever the share of bad credits.
 sample_bad = 1 - load_audit("German Credit Lending").y.mean()
