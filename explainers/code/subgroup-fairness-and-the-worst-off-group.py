@@ -53,7 +53,8 @@ def compas_cells(sample=None):
     age = raw["age_cat"].map({"Less than 25": "<25", "25 - 45": "25-45"})
     flagged = (raw["decile_score"] >= 5).astype(int)  # the tool's Medium or High label
     wrong = (flagged != compas.y).astype(int)
-    return cell_frame(race, raw["sex"].map(SEX), age.fillna(">45"), wrong)
+    frame = cell_frame(race, raw["sex"].map(SEX), age.fillna(">45"), wrong)
+    return frame.assign(flagged=flagged.to_numpy(), charged=compas.y.to_numpy())
 
 
 audits["Pretrial Risk Assessment"] = compas_cells()
@@ -209,6 +210,39 @@ for name, (cells, c) in spread.items():
         f"{clear['ordinary'][1]}, simultaneous {clear['simultaneous'][1]}"
     )
 
+# The max-t multiplier over 10 bootstrap seeds, beside Bonferroni's and Sidak's, and the
+# correlation between two cells' gaps (each is measured against the overall rate, which
+# holds the cell's own rows).
+for name, table in rates.items():
+    cells = table.drop("overall")
+    rows, errors = cells["rows"].to_numpy(), cells["errors"].to_numpy()
+    readable = cells["readable"].to_numpy()
+    gaps, searched = gaps_of(rows, errors), int(readable.sum())
+    draws = [
+        bootstrap_gaps(rows, errors, np.random.default_rng(seed), 2000)
+        for seed in range(10)
+    ]
+    multipliers = [max_t(gaps, d, readable)[1] for d in draws]
+    pairs = np.corrcoef(draws[0][:, readable].T)[~np.eye(searched, dtype=bool)]
+    print(
+        f"{name}: max-t c over 10 bootstrap seeds {min(multipliers):.3f} to "
+        f"{max(multipliers):.3f} (seed 0, the table's: {multipliers[0]:.3f}); "
+        f"Bonferroni {norm.ppf(1 - (1 - LEVEL) / (2 * searched)):.3f}, "
+        f"Šidák {norm.ppf(1 - (1 - LEVEL ** (1 / searched)) / 2):.3f}; correlation "
+        f"of two cells' gaps {pairs.min():+.3f} to {pairs.max():+.3f}"
+    )
+
+# What the Pretrial audit's worst cell's errors are.
+frame = audits["Pretrial Risk Assessment"]
+cell = frame[frame["cell"] == "Caucasian women <25"]
+flagged, charged = cell["flagged"].to_numpy(bool), cell["charged"].to_numpy(bool)
+print(
+    f"Caucasian women <25 in the Pretrial audit: {len(cell)} defendants, "
+    f"{flagged.sum()} flagged, {charged.sum()} charged again; errors: "
+    f"{(flagged & ~charged).sum()} flagged and not charged, "
+    f"{(~flagged & charged).sum()} charged and not flagged"
+)
+
 # The same search on ProPublica's sample of the Pretrial audit, for comparison.
 table = cell_rates(compas_cells(sample="propublica"))
 cells = table.drop("overall")
@@ -233,9 +267,10 @@ print(
 from scipy.stats import binomtest
 
 
-def simulate_no_gap(rows, rate, rng, n_sims=1000, n_boot=200):
-    """Test sets in which every cell has the same error rate: the worst cell's gap, and
-    how often each interval for the largest gap lies wholly above zero."""
+def simulate_no_gap(rows, rate, searched, rng, n_sims=1000, n_boot=200):
+    """Test sets in which every cell has the same error rate: the worst cell's gap (over
+    each set's readable cells, and over the cells the real search covered), and how
+    often each interval for the largest gap lies wholly above zero."""
     errors = rng.binomial(rows, rate, size=(n_sims, len(rows)))
     readable = (
         (rows >= MIN_ROWS) & (errors >= MIN_EVENTS) & (rows - errors >= MIN_EVENTS)
@@ -263,6 +298,8 @@ def simulate_no_gap(rows, rate, rng, n_sims=1000, n_boot=200):
     picked = readable_a.any(axis=1)
     return {
         "worst gap": worst_gap[found],
+        "worst of the searched cells": np.where(searched, gaps, -np.inf).max(axis=1),
+        "worst not searched": found & ~searched[worst],
         "ordinary": found & (worst_gap - z * worst_sd > 0),
         "Bonferroni": lowest_bound_above_zero(bonferroni[:, None]),
         "max-t": lowest_bound_above_zero(c[:, None]),
@@ -284,14 +321,33 @@ def share_ci(hits):
     return f"{hits.mean():.3f} [{ci.low:.3f}, {ci.high:.3f}]"
 
 
-size_rows, alarm_rows = {}, {}
+size_rows, alarm_rows, observed_rows, outside = {}, {}, {}, {}
 for seed, (name, table) in enumerate(rates.items(), start=1):
     cells = table.drop("overall")
     sim = simulate_no_gap(
         cells["rows"].to_numpy(),
         table.loc["overall", "rate"],
+        cells["readable"].to_numpy(),
         np.random.default_rng(seed),
     )
+    observed = spread[name][0]["gap"].max()
+    outside[name] = share_ci(sim["worst not searched"])
+    for which, key, searched in (
+        ("each set's readable cells", "worst gap", np.median(sim["searched"])),
+        (
+            "the real search's cells",
+            "worst of the searched cells",
+            len(spread[name][0]),
+        ),
+    ):
+        worst = sim[key]
+        observed_rows[(name, which)] = {
+            "cells": f"{searched:.0f}",
+            "worst gap, mean": f"{worst.mean():+.3f}",
+            "95th percentile": f"{np.quantile(worst, 0.95):+.3f}",
+            "observed": f"{observed:+.3f}",
+            "share at or above it": share_ci(worst >= observed),
+        }
     q05, q95 = np.quantile(sim["worst gap"], [0.05, 0.95])
     split_possible = np.median(sim["cells in half A"]) >= 2
     size_rows[name] = {
@@ -311,6 +367,15 @@ print("\nshare of simulated test sets whose interval for the largest gap exclude
 alarms = pd.DataFrame(alarm_rows).T
 alarms.index.name = "audit"
 show(alarms)
+print("\nthe observed worst gap against the worst gap of the no-gap test sets")
+against = pd.DataFrame(observed_rows).T
+against.index.names = ["audit", "cells compared"]
+show(against)
+for name, share in outside.items():
+    print(
+        f"{name}: the worst readable cell of a no-gap set is one the real search left "
+        f"out in {share} of the sets"
+    )
 
 # %%
 def half_a(cells, rng):
