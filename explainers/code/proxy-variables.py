@@ -95,11 +95,11 @@ for audit, attr in TARGETS.items():
         drops.append(drop.rename(column))
     drops = pd.DataFrame(drops).sort_values("difference", ascending=False)
     importance[audit] = drops
+    alone_scores = {}
     for column, drop in drops.head(TOP).iterrows():
         # The column as the only feature: how much it separates the groups by itself.
-        alone = delong_auc(
-            *attribute_scores(data, attr, [column]), confidence=CONFIDENCE
-        )
+        _, alone_scores[column] = attribute_scores(data, attr, [column])
+        alone = delong_auc(group, alone_scores[column], confidence=CONFIDENCE)
         rows.append(
             {
                 "audit": audit,
@@ -132,6 +132,18 @@ for audit, attr in TARGETS.items():
         f"without {first}, dropping {second} lowers the AUC by "
         f"{with_interval(*after[['difference', 'lower', 'upper']], '+')}"
     )
+    # The column-alone AUCs compared, paired on the same test rows.
+    apart = [
+        f"{column} "
+        + with_interval(
+            *delong_difference(
+                group, alone_scores[first], alone_scores[column], confidence=CONFIDENCE
+            )[["difference", "lower", "upper"]],
+            "+",
+        )
+        for column in list(alone_scores)[1:]
+    ]
+    print(f"  alone, {first} minus: " + "; ".join(apart) + " (paired DeLong)")
 show(pd.DataFrame(rows).set_index(["audit", "attribute"]))
 
 # %%
