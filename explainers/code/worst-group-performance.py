@@ -126,6 +126,9 @@ worst_rows = []
 for name, a in acc.items():
     by_group = a[:, : len(groups)]
     lowest = by_group.argmin(axis=1)
+    second = np.argsort(by_group[0])[1]  # the next-lowest group on the test rows
+    margin = by_group[:, second] - by_group[:, lowest[0]]
+    m_low, m_high = np.quantile(margin[1:], tails)
     change = by_group.min(axis=1) - acc["ordinary"][:, : len(groups)].min(axis=1)
     low, high = np.quantile(change[1:], tails)
     below = (by_group[1:].min(axis=1) < by_group[0].min()).mean()
@@ -133,6 +136,8 @@ for name, a in acc.items():
         {
             "model": name,
             "worst group": groups[lowest[0]],
+            "next group": groups[second],
+            "next minus worst": f"{margin[0]:+.3f} [{m_low:+.3f}, {m_high:+.3f}]",
             "same worst group": f"{(lowest[1:] == lowest[0]).mean():.3f}",
             "resampled minimum below": f"{below:.3f}",
             "naive change interval": (
@@ -143,6 +148,51 @@ for name, a in acc.items():
         }
     )
 show(pd.DataFrame(worst_rows).set_index("model"))
+# Under equal error rates, every pair of groups: does any paired difference exclude 0?
+a = acc["equal error rates"]
+pairs = [(i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))]
+clear = 0
+for i, j in pairs:
+    low, high = np.quantile(a[1:, j] - a[1:, i], tails)
+    clear += low > 0 or high < 0
+print(
+    f"equal error rates: {clear} of the {len(pairs)} paired differences between two "
+    "groups' accuracies exclude 0"
+)
+
+# %%
+chance = sum(w * h.predict(X[test]) for w, h in zip(equal.weights_, equal.predictors_))
+expected_right = np.where(y[test] == 1, chance, 1 - chance)
+acc["equal error rates, expected"] = np.column_stack(
+    [
+        (counts @ (members * expected_right[:, None])) / (counts @ members),
+        counts @ expected_right / n,
+    ]
+)
+draws_acc = np.array(
+    [accuracies(equal.predict(X[test], random_state=r))[0] for r in range(20)]
+)
+expected = acc["equal error rates, expected"][0]
+randomised = pd.DataFrame(
+    {
+        "one draw (0)": [f"{v:.3f}" for v in acc["equal error rates"][0]],
+        "20 draws": [
+            f"{lo:.3f} to {hi:.3f}"
+            for lo, hi in zip(draws_acc.min(0), draws_acc.max(0))
+        ],
+        "expected": [f"{v:.3f}" for v in expected],
+        "expected - ordinary": paired("equal error rates, expected", "ordinary"),
+    },
+    index=pd.Index(labels, name="equal error rates"),
+)
+show(randomised)
+worst_draw = pd.Series([groups[int(np.argmin(d[: len(groups)]))] for d in draws_acc])
+print(
+    "worst group over the 20 draws: "
+    + ", ".join(f"{g} {k}" for g, k in worst_draw.value_counts().items())
+    + "; under the expected accuracies: "
+    + groups[int(np.argmin(expected[: len(groups)]))]
+)
 
 # %%
 wm_train = group[train] == "White men"
@@ -172,3 +222,67 @@ check = pd.DataFrame(
     index=pd.Index(shown, name="White men, model"),
 )
 show(check)
+
+# %%
+from faircode.metrics import over_resplits
+from sklearn.model_selection import train_test_split
+
+split_rows = [
+    {
+        "split": "the audit's",
+        "q, White men": history["q"][-1][groups.index("White men")],
+        **{
+            g: acc["group DRO"][0, k] - acc["ordinary"][0, k]
+            for k, g in enumerate(groups)
+        },
+        "worst, ordinary": groups[int(np.argmin(acc["ordinary"][0, : len(groups)]))],
+    }
+]
+for split in range(1, 6):
+    tr, te = (
+        np.sort(part)
+        for part in train_test_split(
+            np.arange(len(y)), test_size=len(test), stratify=y, random_state=split
+        )
+    )
+    before = build_model("logistic_regression", seed).fit(X[tr], y[tr])
+    after, trace = fit_group_dro(
+        build_model("logistic_regression", seed),
+        X[tr],
+        y[tr],
+        sensitive_features=group[tr],
+        rounds=20,
+        step=2.0,
+    )
+    right_before, right_after = (
+        before.predict(X[te]) == y[te],
+        after.predict(X[te]) == y[te],
+    )
+    by_group = {g: group[te] == g for g in groups}
+    split_rows.append(
+        {
+            "split": str(split),
+            "q, White men": trace["q"][-1][list(trace["groups"]).index("White men")],
+            **{
+                g: right_after[m].mean() - right_before[m].mean()
+                for g, m in by_group.items()
+            },
+            "worst, ordinary": min(
+                groups, key=lambda g: right_before[by_group[g]].mean()
+            ),
+        }
+    )
+over_splits = pd.DataFrame(split_rows).set_index("split")
+show(
+    over_splits,
+    float_format=lambda v: f"{v:+.3f}",
+    formatters={"q, White men": "{:.3f}".format},
+)
+for g in groups:
+    summary = over_resplits(over_splits[g], n_test=len(test), n_train=len(train))
+    print(
+        f"group DRO minus ordinary, {g}: mean over the {summary.splits} splits "
+        f"{summary.estimate:+.3f} [{summary.lower:+.3f}, {summary.upper:+.3f}] "
+        f"(corrected 95%), above zero on {summary.positive}, "
+        f"below on {summary.negative}"
+    )
