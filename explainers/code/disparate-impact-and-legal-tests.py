@@ -50,6 +50,15 @@ def verdicts(tests):
     }
 
 
+def log_ratio_interval(selected1, n1, selected0, n0, confidence=0.95):
+    """The impact ratio's interval on the log scale (Katz et al., 1978; the form Morris
+    and Lobsenz, 2000, give for the adverse impact ratio)."""
+    ratio = (selected1 / n1) / (selected0 / n0)
+    se = np.sqrt(1 / selected1 - 1 / n1 + 1 / selected0 - 1 / n0)
+    half = norm.ppf((1 + confidence) / 2) * se
+    return f"[{ratio * np.exp(-half):.3f}, {ratio * np.exp(half):.3f}]"
+
+
 def p_text(p):
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
@@ -110,6 +119,9 @@ for audit, run in runs.items():
                 "its rate (n)": rate_text(*counts.loc[other]),
                 "highest (n)": rate_text(*counts.loc[top]),
                 "impact ratio [95% CI]": format_gaps(gaps)["ratio"].iloc[0],
+                "log-ratio 95% CI": log_ratio_interval(
+                    *counts.loc[other], *counts.loc[top]
+                ),
             }
         )
         readings.append(
@@ -126,6 +138,56 @@ print(f"|z| > {norm.ppf(1 - ALPHA / 2):.2f}); Fisher's two-sided p < {ALPHA}\n")
 show(pd.DataFrame(rates).set_index(["audit", "attribute"]))
 print()
 show(pd.DataFrame(readings).set_index(["audit", "attribute"]))
+
+# %%
+from scipy.stats import boschloo_exact
+
+run = runs["Pretrial Risk Assessment"]
+women = run["data"].masks["sex"].to_numpy()[run["data"].idx_test] == 1
+chosen = run["favourable"]
+men_low, men_n = int(chosen[~women].sum()), int((~women).sum())
+women_low, women_n = int(chosen[women].sum()), int(women.sum())
+table = [[men_low, men_n - men_low], [women_low, women_n - women_low]]
+tests = legal_tests(men_low, men_n, women_low, women_n)
+rate_m, rate_w = men_low / men_n, women_low / women_n
+wald = (rate_m - rate_w) / np.sqrt(
+    rate_m * (1 - rate_m) / men_n + rate_w * (1 - rate_w) / women_n
+)
+rows = [
+    (
+        "pooled z (variance under equal rates)",
+        f"p = {2 * norm.sf(abs(tests['z'])):.4f}",
+    ),
+    ("Fisher's exact test", f"p = {tests['p']:.4f}"),
+    ("Boschloo's exact test", f"p = {boschloo_exact(table).pvalue:.4f}"),
+    ("unpooled z (each group's own variance)", f"p = {2 * norm.sf(abs(wald)):.4f}"),
+    (
+        "log-ratio interval (each group's own variance)",
+        log_ratio_interval(men_low, men_n, women_low, women_n),
+    ),
+]
+labels = np.where(women, "women", "everyone else")
+upper_ends = []
+for seed in range(8):
+    gaps = gaps_to_reference(
+        run["y"],
+        chosen,
+        sensitive_features={"sex": labels},
+        reference="women",
+        metrics=["selection_rate"],
+        n_boot=1000,
+        random_state=seed,
+    )
+    upper_ends.append(gaps["ratio_upper"].iloc[0])
+print(
+    f"Pretrial Risk Assessment, sex, test rows: Low for {men_low} of {men_n} men and "
+    f"{women_low} of {women_n} women; ratio {tests['ratio']:.3f}"
+)
+show(pd.DataFrame(rows, columns=["method", "result"]), index=False)
+print(
+    "bootstrap interval's upper end (1,000 resamples), seeds 0 to 7: "
+    + ", ".join(f"{u:.3f}" for u in upper_ends)
+)
 
 # %%
 # German Credit's credits were sampled by outcome, 700 good and 300 bad: its approval
@@ -178,6 +240,18 @@ MIN_REFERENCE = (
 )
 
 
+def holm(p_values):
+    """Holm's step-down adjusted p-values: the smallest p times the number of
+    comparisons, the next times one fewer, and so on, kept non-decreasing, at most
+    1."""
+    p_values = np.asarray(p_values, dtype=float)
+    order = np.argsort(p_values)
+    steps = (len(p_values) - np.arange(len(p_values))) * p_values[order]
+    adjusted = np.empty_like(p_values)
+    adjusted[order] = np.minimum(np.maximum.accumulate(steps), 1.0)
+    return adjusted
+
+
 def against_highest(audit, min_reference=1):
     """Every race against the top favourable rate among races of min_reference rows."""
     run = runs[audit]
@@ -205,12 +279,17 @@ def against_highest(audit, min_reference=1):
                     "ratio": f"{tests['ratio']:.3f}",
                     "z": z,
                     "Fisher p": p_text(tests["p"]),
+                    "p": tests["p"],
                 }
             )
             row["flagged by"] = ", ".join(
                 k for k, v in verdicts(tests).items() if v == "flags"
             )
         rows.append(row)
+    # Holm's correction over this table's comparisons against the one reference.
+    compared = [row for row in rows if "p" in row]
+    for row, adjusted in zip(compared, holm([row.pop("p") for row in compared])):
+        row["Holm p"] = p_text(adjusted)
     return rows
 
 
@@ -218,7 +297,7 @@ rows = against_highest("Benefits Denial")
 rows += against_highest("Pretrial Risk Assessment")
 rows += against_highest("Pretrial Risk Assessment", MIN_REFERENCE)
 table = pd.DataFrame(rows).set_index(["comparison", "group"]).fillna("")
-show(table)
+show(table[["n", "rate", "ratio", "z", "Fisher p", "Holm p", "flagged by"]])
 
 # %%
 # German Credit's age rates, every count multiplied by k: the same rates, more people.
