@@ -29,6 +29,10 @@ for strategy in ["baseline", "S1", "S2"]:
     names = sorted({c.split("=", 1)[0] for c in load_audit(AUDIT, strategy).X.columns})
     print(f"  {strategy:<8} {len(names):>2}: {', '.join(names)}")
 print(f"not given to any model: {', '.join(manifest.unused)}")
+print(
+    f"ages {data.raw['age'].min()} to {data.raw['age'].max()}; hours worked per week "
+    f"{data.raw['hours.per.week'].min()} to {data.raw['hours.per.week'].max()}"
+)
 
 # %%
 import numpy as np
@@ -128,18 +132,19 @@ fig.set_label(
 from faircode.mitigation import paired_changes
 from faircode.models import build_model
 
-# Is S2's narrowing only a screen that selects fewer people? Cut S2's scores where
-# they select as many test rows as the baseline does, and compare the gaps on the
-# same test rows (paired bootstrap).
+# Is S2's narrowing only a screen that selects fewer people? Cut each model's scores
+# where it selects as many test rows as the other does, and compare the gaps on the
+# same test rows (paired bootstrap), in both orders.
 rows_train, rows_test = data.idx_train, data.idx_test
 women = data.masks[target.attribute].to_numpy()[rows_test] == 1
-rules = {}
+rules, scores = {}, {}
 for strategy in ["baseline", "S2"]:
     features = load_audit(AUDIT, strategy).X.to_numpy(dtype=float)
     fitted = build_model("logistic_regression", data.random_state).fit(
         features[rows_train], y[rows_train]
     )
     rules[strategy] = fitted.predict(features[rows_test])
+    scores[strategy] = fitted.predict_proba(features[rows_test])[:, 1]
     harness_row = results[
         (results["strategy"] == strategy)
         & (results["model"] == "logistic_regression")
@@ -148,42 +153,231 @@ for strategy in ["baseline", "S2"]:
     refit_gap = rules[strategy][women].mean() - rules[strategy][~women].mean()
     if abs(refit_gap - harness_row["parity_gap"]) > 1e-12:
         raise RuntimeError(f"the refitted {strategy} does not reproduce the harness")
-scores = fitted.predict_proba(features[rows_test])[:, 1]  # S2, the last one fitted
-# The cut that selects the baseline's number of test rows.
-cut = np.sort(scores)[::-1][int(rules["baseline"].sum())]
+
+
+def cut_to(strategy, count):
+    """`strategy`'s scores cut where they select `count` test rows."""
+    cut = np.sort(scores[strategy])[::-1][count]
+    rule = (scores[strategy] > cut).astype(int)
+    if rule.sum() != count:
+        raise RuntimeError(f"tied scores at the cut: {strategy} cannot select {count}")
+    return rule
+
+
 MATCHED = "S2, selecting as many as the baseline"
-rules[MATCHED] = (scores > cut).astype(int)
-if rules[MATCHED].sum() != rules["baseline"].sum():
-    raise RuntimeError("tied scores at the cut: S2 cannot select exactly as many")
+MATCHED_BASE = "baseline, selecting as many as S2"
+rules[MATCHED] = cut_to("S2", int(rules["baseline"].sum()))
+rules[MATCHED_BASE] = cut_to("baseline", int(rules["S2"].sum()))
 N_BOOT = 1000
-changes = paired_changes(
-    y[rows_test],
-    rules,
-    sensitive_features=women,
-    group=True,
-    base=MATCHED,
-    n_boot=N_BOOT,
-    random_state=0,
-)
-table = pd.DataFrame(
+changes = {
+    base: paired_changes(
+        y[rows_test],
+        rules,
+        sensitive_features=women,
+        group=True,
+        base=base,
+        n_boot=N_BOOT,
+        random_state=0,
+    )
+    for base in ["baseline", MATCHED, MATCHED_BASE]
+}
+
+
+def change(rule, base):
+    r = changes[base].loc[rule]
+    return f"{r.parity_change:+.3f} [{r.parity_lower:+.3f}, {r.parity_upper:+.3f}]"
+
+
+gaps = pd.DataFrame(
     {
         "selected": {k: f"{v.mean():.3f}" for k, v in rules.items()},
         "parity gap": {
             k: f"{v[women].mean() - v[~women].mean():+.3f}" for k, v in rules.items()
         },
-        "paired change [95%]": {
-            k: f"{r.parity_change:+.3f} [{r.parity_lower:+.3f}, {r.parity_upper:+.3f}]"
-            for k, r in changes.iterrows()
-            if k != MATCHED
-        },
     }
-).fillna("reference")
+)
 print(
     f"Logistic regression, {target.attribute} ({data.groups[target.attribute]}), the "
-    f"audit's {len(rows_test):,} test rows; paired change: the rule's parity gap minus "
-    f"that of {MATCHED!r}, 95% paired bootstrap interval, {N_BOOT:,} resamples:"
+    f"audit's {len(rows_test):,} test rows:"
 )
-show(table.rename_axis("rule"))
+show(gaps.rename_axis("rule"))
+steps = [
+    ("both", "S2 minus baseline", change("S2", "baseline")),
+    (
+        "select fewer first",
+        "selection: baseline cut to S2's selection",
+        change(MATCHED_BASE, "baseline"),
+    ),
+    ("", "columns: S2 minus that", change("S2", MATCHED_BASE)),
+    (
+        "drop columns first",
+        "columns: S2 cut to the baseline's selection",
+        change(MATCHED, "baseline"),
+    ),
+    ("", "selection: S2 minus that", change("S2", MATCHED)),
+]
+print(
+    "\nThe narrowing from the baseline to S2 in two steps, in either order; each "
+    f"step's change of the parity gap with a 95% paired bootstrap interval ({N_BOOT:,} "
+    "resamples of the test rows, shared):"
+)
+show(pd.DataFrame(steps, columns=["order", "step", "change [95%]"]), index=False)
+
+# %%
+raw = data.raw
+is_woman = data.masks[target.attribute].to_numpy() == 1
+married = (raw["marital.status"] == "Married-civ-spouse").to_numpy()
+rows = []
+for name, members in [("women", is_woman), ("men", ~is_woman)]:
+    rows.append(
+        {
+            "sex": name,
+            "people": f"{members.sum():,}",
+            "share married": f"{married[members].mean():.3f}",
+            "above $50K, married": f"{y[members & married].mean():.3f}",
+            "above $50K, not married": f"{y[members & ~married].mean():.3f}",
+        }
+    )
+print(f"All {len(y):,} rows; married = marital status 'Married-civ-spouse':")
+show(pd.DataFrame(rows).set_index("sex"))
+for value in ["Husband", "Wife"]:
+    holds = (raw["relationship"] == value).to_numpy()
+    print(
+        f"relationship {value!r}: {holds.sum():,} rows ({is_woman[holds].sum():,} "
+        f"women), above $50K {y[holds].mean():.3f}"
+    )
+
+s1 = load_audit(AUDIT, "S1").X
+merged = s1.assign(
+    **{"relationship=Spouse": s1["relationship=Husband"] + s1["relationship=Wife"]}
+).drop(columns=["relationship=Husband", "relationship=Wife"])
+ablation = {}
+for name, frame in [("S1", s1), ("S1, Husband and Wife merged", merged)]:
+    features = frame.to_numpy(dtype=float)
+    fitted = build_model("logistic_regression", data.random_state).fit(
+        features[rows_train], y[rows_train]
+    )
+    ablation[name] = fitted.predict(features[rows_test])
+s1_row = results[
+    (results["strategy"] == "S1")
+    & (results["model"] == "logistic_regression")
+    & (results["attribute"] == target.attribute)
+].iloc[0]
+s1_gap = ablation["S1"][women].mean() - ablation["S1"][~women].mean()
+if abs(s1_gap - s1_row["parity_gap"]) > 1e-12:
+    raise RuntimeError("the refitted S1 does not reproduce the harness")
+merged_change = paired_changes(
+    y[rows_test],
+    ablation,
+    sensitive_features=women,
+    group=True,
+    base="S1",
+    n_boot=N_BOOT,
+    random_state=0,
+).loc["S1, Husband and Wife merged"]
+spouse = ablation["S1, Husband and Wife merged"]
+print(
+    f"\nTest rows, logistic regression: parity gap S1 {s1_gap:+.3f}; with Husband and "
+    f"Wife merged {spouse[women].mean() - spouse[~women].mean():+.3f}; paired change "
+    f"{merged_change.parity_change:+.3f} [{merged_change.parity_lower:+.3f}, "
+    f"{merged_change.parity_upper:+.3f}] (95% paired bootstrap, {N_BOOT:,} resamples)"
+)
+
+# %%
+from threadpoolctl import threadpool_limits
+
+from faircode.benchmark import fit_strategy
+
+MITIGATIONS = ["S3", "S4", "reweighing"]
+sensitive = data.masks[target.attribute].to_numpy()
+features = data.X.to_numpy(dtype=float)  # the S2 columns
+decided = {}
+with threadpool_limits(limits=1):
+    for strategy in ["S2", *MITIGATIONS]:
+        fitted = fit_strategy(
+            strategy,
+            build_model("logistic_regression", data.random_state),
+            features[rows_train],
+            y[rows_train],
+            sensitive_features=None if strategy == "S2" else sensitive[rows_train],
+            constraint=target.constraint,
+            random_state=data.random_state,
+        )
+        decided[strategy] = fitted.predict(features[rows_test], sensitive[rows_test])
+        row = results[
+            (results["strategy"] == strategy)
+            & (results["model"] == "logistic_regression")
+            & (results["attribute"] == target.attribute)
+        ].iloc[0]
+        gap = decided[strategy][women].mean() - decided[strategy][~women].mean()
+        if abs(gap - row["parity_gap"]) > 1e-12:
+            raise RuntimeError(
+                f"the refitted {strategy} does not reproduce the harness"
+            )
+rows = []
+for attribute, mask in data.masks.items():
+    if attribute == target.attribute:
+        continue
+    values = mask.to_numpy()[rows_test]
+    known = ~pd.isna(values)
+    named = values[known] == 1
+    moved = paired_changes(
+        y[rows_test][known],
+        {k: v[known] for k, v in decided.items()},
+        sensitive_features=named,
+        group=True,
+        base="S2",
+        n_boot=N_BOOT,
+        random_state=0,
+    )
+    for strategy in MITIGATIONS:
+        r = moved.loc[strategy]
+        rule = decided[strategy][known]
+        rows.append(
+            {
+                "attribute": f"{attribute} ({data.groups[attribute]})",
+                "strategy": strategy,
+                "parity gap": f"{rule[named].mean() - rule[~named].mean():+.3f}",
+                "change from S2 [95%]": f"{r.parity_change:+.3f} "
+                f"[{r.parity_lower:+.3f}, {r.parity_upper:+.3f}]",
+            }
+        )
+print(
+    f"Logistic regression, the audit's split; change = the strategy's parity gap minus "
+    f"S2's, 95% paired bootstrap interval ({N_BOOT:,} resamples of the test rows):"
+)
+show(pd.DataFrame(rows).set_index(["attribute", "strategy"]))
+
+# The baseline gradient boosting row's under-25 precision: how many are selected.
+from scipy.stats import binomtest
+
+baseline_features = load_audit(AUDIT, "baseline").X.to_numpy(dtype=float)
+with threadpool_limits(limits=1):
+    boosted = fit_strategy(
+        "baseline",
+        build_model("gradient_boosting", data.random_state),
+        baseline_features[rows_train],
+        y[rows_train],
+        random_state=data.random_state,
+    ).predict(baseline_features[rows_test], None)
+young = data.masks["age"].to_numpy()[rows_test] == 1
+row = results[
+    (results["strategy"] == "baseline")
+    & (results["model"] == "gradient_boosting")
+    & (results["attribute"] == "age")
+].iloc[0]
+if abs(boosted[young].mean() - boosted[~young].mean() - row["parity_gap"]) > 1e-12:
+    raise RuntimeError(
+        "the refitted baseline gradient boosting does not reproduce the harness"
+    )
+chosen = int(boosted[young].sum())
+right = int(y[rows_test][young & (boosted == 1)].sum())
+exact = binomtest(right, chosen).proportion_ci(confidence_level=0.95, method="exact")
+print(
+    f"\nbaseline, gradient boosting, under 25: {right} of {chosen} selected are above "
+    f"the line; precision {right / chosen:.3f}, exact (Clopper-Pearson) 95% interval "
+    f"[{exact.low:.3f}, {exact.high:.3f}]"
+)
 
 # %%
 from faircode.metrics import over_resplits
