@@ -242,6 +242,58 @@ show(pd.DataFrame(rows).set_index(["policy", "group", "rate"]))
 import numpy as np
 import pandas as pd
 from faircode.display import show
+
+
+def auc(score, member):
+    """ROC AUC of each seed's scores among the member rows, on the sample and on
+    every resample (ties count a half): seeds x (1 + N_BOOT)."""
+    out = []
+    for seed_score in np.atleast_2d(score):
+        order = np.argsort(seed_score[member], kind="stable")
+        _, start = np.unique(seed_score[member][order], return_index=True)
+        w, label = counts[:, member][:, order], y[member][order]
+        pos = np.add.reduceat(w * (label == 1), start, axis=1)
+        neg = np.add.reduceat(w * (label == 0), start, axis=1)
+        below = np.cumsum(neg, axis=1) - neg  # negatives scored lower
+        out.append((pos * (below + neg / 2)).sum(1) / (pos.sum(1) * neg.sum(1)))
+    return np.array(out)
+
+
+cut = np.zeros_like(scores["approved only"])  # 1 = approved at the matched cut
+for s in range(len(SEEDS)):
+    for _, test in folds:
+        k = (scores["reweighted"][s, test] >= THRESHOLD).sum()
+        top = test[np.argsort(-scores["approved only"][s, test], kind="stable")]
+        cut[s, top[:k]] = 1
+matched = rates(cut)
+changes = {}  # (comparison, group, of what) -> seeds x (1 + N_BOOT)
+for group, member in GROUPS.items():
+    for r in RATES:
+        changes["reweighted - approved only, cut to match", group, r] = (
+            measured["reweighted"][group, r] - matched[group, r]
+        )
+        changes["approved only, cut to match - at 0.5", group, r] = (
+            matched[group, r] - measured["approved only"][group, r]
+        )
+    ranked = {m: auc(scores[m], member) for m in MODELS}
+    for a, b in (
+        ("approved only", "everyone"),
+        ("reweighted", "approved only"),
+        ("reweighted", "all eligible"),
+    ):
+        changes["ROC AUC", group, f"{a} - {b}"] = ranked[a] - ranked[b]
+rows = [
+    {"comparison": c, "group": g, "of": what, "change [95%]": cell(change, "+")}
+    | seed_cells(change)
+    for (c, g, what), change in changes.items()
+]
+table = pd.DataFrame(rows).set_index(["comparison", "group", "of"])
+show(table.loc[list(dict.fromkeys(c for c, _, _ in changes))])
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.display import show
 from faircode.models import build_model
 from sklearn.base import clone
 
