@@ -268,6 +268,34 @@ print(
     f"{men['fpr']:.3f})"
 )
 
+# The escape: the logistic regression as a cautious screen, flagging only at a score
+# of 0.95 or more (the same test rows; TPR gap on 1,000 resamples of them).
+from faircode.metrics import resample_counts, resampled_gap
+
+CAUTIOUS = 0.95
+cautious = (scores["logistic regression"] >= CAUTIOUS).astype(float)
+women = groups["sex"] == "women"
+print(
+    f"logistic regression at a cut-off of {CAUTIOUS}: flags {int(cautious.sum())} "
+    f"of {len(cautious):,}"
+)
+for label, member in (("women", women), ("men", ~women)):
+    flagged, outcome = cautious[member] == 1, y_test[member]
+    print(
+        f"  {label}: TPR {flagged[outcome == 1].mean():.3f}, "
+        f"FPR {flagged[outcome == 0].mean():.3f}, "
+        f"precision {outcome[flagged].mean():.3f}"
+    )
+cautious_counts = np.vstack(
+    [np.ones(len(y_test)), resample_counts(len(y_test), 1000, random_state=0)]
+)
+tpr_gap = resampled_gap(cautious_counts, y_test, cautious, women, "tpr")
+low, high = np.nanquantile(tpr_gap[1:], [0.025, 0.975])
+print(
+    f"  TPR gap, women minus men: {tpr_gap[0]:+.3f} [{low:+.3f}, {high:+.3f}] "
+    "(95% bootstrap)"
+)
+
 # %%
 import numpy as np
 import pandas as pd
