@@ -317,7 +317,7 @@ for group in GROUPS:
     rows.append(
         {
             "race": group,
-            "change in flag share": f"{raw_change:+.3f} {quantiles(boot[:, 0])}",
+            "change in flag share": f"{raw_change:+.3f}",  # interval: table above
             "at 2013Q1's mix": f"{at_mix:+.3f} {quantiles(boot[:, 1])}",
             "part due to the mix": f"{raw_change - at_mix:+.3f} "
             f"{quantiles(boot[:, 0] - boot[:, 1])}",
@@ -326,7 +326,8 @@ for group in GROUPS:
     )
 print(
     f"2014Q1 minus 2013Q1, flag share; unpaired bootstrap, {N_BOOT:,} resamples "
-    "(percentile intervals)"
+    "(percentile intervals)\nof both quarters' rows, shared by the two columns with "
+    "intervals; the change itself with its interval is in the table of changes above"
 )
 show(pd.DataFrame(rows).set_index("race"))
 
