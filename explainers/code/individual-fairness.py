@@ -266,6 +266,61 @@ print("\nall 54 choices: the raw verdict (rows) against the verdict beyond chanc
 show(crossed)
 
 # %%
+DRAWS = (1, 2, 3)  # resample seeds; the tables above use seed 0
+drawn = {0: results}
+for draw in DRAWS:
+    rows = []
+    for name, audit in audits.items():
+        for model, decisions in audit["decisions"].items():
+            for distance, neighbours in audit["neighbours"].items():
+                for k in (5, 10, 50):
+                    scores = consistency_by_group(
+                        decisions, neighbours, audit["group"], k, seed=draw
+                    )
+                    row = {"audit": name, "model": model, "distance": distance, "k": k}
+                    for kind in ("raw", "beyond chance"):
+                        (_, d1), (_, d0) = scores[1][kind], scores[0][kind]
+                        row[f"verdict, {kind}"] = verdict(d1 - d0)
+                    rows.append(row)
+    drawn[draw] = pd.DataFrame(rows)
+by_draw, moved = [], {}
+for draw, found in drawn.items():
+    for name in [*audits, "all three audits"]:
+        part = found if name == "all three audits" else found[found["audit"] == name]
+        row = {"audit": name, "resample seed": draw}
+        for kind in ("raw", "beyond chance"):
+            v = part[f"verdict, {kind}"]
+            row[kind] = ", ".join(f"{(v == w).sum()} {w}" for w in WORDS)
+        raw, beyond = part["verdict, raw"], part["verdict, beyond chance"]
+        had = raw != "can't tell"
+        row["raw verdict kept"] = f"{(had & (beyond == raw)).sum()} of {had.sum()}"
+        by_draw.append(row)
+for kind in ("raw", "beyond chance"):
+    differs = np.zeros(len(results), bool)
+    for draw in DRAWS:
+        now = drawn[draw][f"verdict, {kind}"].to_numpy()
+        differs |= now != results[f"verdict, {kind}"].to_numpy()
+    moved[kind] = differs
+table = pd.DataFrame(by_draw).sort_values(["audit", "resample seed"], kind="stable")
+order = {name: i for i, name in enumerate([*audits, "all three audits"])}
+table = table.sort_values("audit", key=lambda a: a.map(order), kind="stable")
+print("verdicts over each audit's 18 choices, by draw of the bootstrap resamples")
+show(table.set_index(["audit", "resample seed"]))
+for kind, differs in moved.items():
+    which = results[differs]
+    print(
+        f"{kind}: {differs.sum()} of {len(differs)} choices change verdict in at "
+        f"least one of the draws {', '.join(map(str, DRAWS))}: "
+        + "; ".join(
+            f"{r['audit']}, {r['model']}, {r['distance']}, k = {r['k']} "
+            f"({r[f'verdict, {kind}']} with seed 0, "
+            + "/".join(drawn[d].loc[i, f"verdict, {kind}"] for d in DRAWS)
+            + f" with seeds {'/'.join(map(str, DRAWS))})"
+            for i, r in which.iterrows()
+        )
+    )
+
+# %%
 from sklearn.model_selection import train_test_split
 
 SEEDS = (1, 2, 3, 4, 5)  # other splits, stratified on the outcome like the audit's
