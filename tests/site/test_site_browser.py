@@ -258,7 +258,16 @@ def test_the_repository_site_builds_strict(real_site):
 # Output tables and printed text in the output boxes (scripts/site/_outputs.py), measured against the box: a table
 # overflows when its full width exceeds the box's content width, a printed block when its text needs scrolling.
 _OUTPUTS_JS = """() => {
-  const result = {tables: 0, tablesOver: 0, pres: 0, presOver: 0, over: []};
+  const result = {tables: 0, tablesOver: 0, pres: 0, presOver: 0, over: [], prose: 0, proseOver: 0};
+  for (const table of document.querySelectorAll('article table')) {  // tables in the prose, data cards included
+    if (table.closest('.fc-output')) continue;
+    result.prose++;
+    const r = table.getBoundingClientRect();
+    if (table.scrollWidth > table.clientWidth + 1 || r.right > window.innerWidth + 1 || r.left < -1) {
+      result.proseOver++;
+      result.over.push(`prose table ${table.scrollWidth}px, right edge at ${Math.round(r.right)}px`);
+    }
+  }
   for (const box of document.querySelectorAll('article .fc-output')) {
     const style = getComputedStyle(box);
     const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -284,9 +293,10 @@ PHONE_WIDTH = {"390": {"width": 390, "height": 844}}
 
 
 def _content_pages(site: pathlib.Path) -> list[str]:
-    """The site's pages that hold output: explainers and audit write-ups (their notebooks repeat them)."""
-    return [p for p in _pages(site) if "/notebooks/" not in p and '<div class="fc-output"' in
-            (site / p).read_text(encoding="utf-8")]
+    """The site's pages that hold output or a table: explainers, audit write-ups and data cards (not notebooks,
+    which repeat the pages)."""
+    return [p for p in _pages(site) if "/notebooks/" not in p and any(
+        mark in (site / p).read_text(encoding="utf-8") for mark in ('<div class="fc-output"', "<table"))]
 
 
 def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:
@@ -400,11 +410,17 @@ def test_output_tables_fit_and_search_finds_each_page(browser, real_site, real_s
         lines.append(f"{label} px: {over} of {tables} output tables overflow; {pres_over} of {pres} printed blocks "
                      f"need sideways scrolling ({len(pages)} pages)")
         for rel, m in pages.items():
-            if m["tablesOver"]:
+            if m["tablesOver"] or m["proseOver"]:
                 lines.append(f"  {rel}: {m['tablesOver']} of {m['tables']} tables overflow ({'; '.join(m['over'])})")
         if tables and over / tables > MAX_OVERFLOWING_TABLES[label]:
             problems.append(f"at {label} px {over} of {tables} output tables overflow their box "
                             f"(at most {MAX_OVERFLOWING_TABLES[label]:.0%} may)")
+        prose = sum(m["prose"] for m in pages.values())
+        prose_over = sum(m["proseOver"] for m in pages.values())
+        lines.append(f"{label} px: {prose_over} of {prose} tables in the prose run past the screen or scroll")
+        if label == "390" and prose_over:  # on a phone they wrap (site.css); at 1280 a wide one may scroll
+            problems.append(f"at 390 px {prose_over} of {prose} tables in the prose run past the screen: "
+                            + "; ".join(f"{rel}: {m['over']}" for rel, m in pages.items() if m["proseOver"]))
     assert any(m["tables"] + m["pres"] for m in measured["1280"].values()), "no output found on any page"
     explainers = load_explainers(ROOT)
     hits = _first_search_hits(browser, base, [e.title for e in explainers])
