@@ -153,6 +153,26 @@ def with_interval(values, sign=""):
     return f"{values[0]:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
+def largest_slope(probe):
+    """The linear probe's largest |coefficient| (standardised features); '-' else."""
+    last = probe[-1] if hasattr(probe, "steps") else probe
+    if not hasattr(last, "coef_"):
+        return "-"
+    return f"{np.abs(last.coef_).max():.1e}"
+
+
+def probe_scores(probe, X):
+    """The probe's scores, to 10 decimals.
+
+    Fitted on the rows the remover was fitted on, at alpha 1 every feature has zero
+    covariance with the attribute there, so the best logistic slopes are exactly zero
+    and the probe scores everyone alike; the digits past the 10th are floating-point
+    error, and ranking them would print an AUC that is not 0.5 (0.473 or 0.523 for the
+    same features, computed two ways). Rounding removes them and changes no real score.
+    """
+    return np.round(probe.predict_proba(X)[:, 1], 10)
+
+
 rows = []
 for name, (attr, named, rest) in AUDITS.items():
     a = audits[name]
@@ -172,7 +192,7 @@ for name, (attr, named, rest) in AUDITS.items():
         }
         for label, probe in probes.items():
             probe.fit(a["Z"][alpha][probe_rows], s[probe_rows])
-            score = probe.predict_proba(a["Z"][alpha][test])[:, 1]
+            score = probe_scores(probe, a["Z"][alpha][test])
             auc = auc_with_interval(s[test], score, counts)
             untransformed.setdefault(label, auc)
             rows.append(
@@ -180,6 +200,7 @@ for name, (attr, named, rest) in AUDITS.items():
                     "audit": name,
                     "alpha": f"{alpha:.2f}",
                     "probe": label,
+                    "largest slope": largest_slope(probe),
                     "AUC for the attribute": with_interval(auc),
                     # Paired: the same resamples of the test rows at every alpha.
                     "change from alpha 0": with_interval(
@@ -428,9 +449,12 @@ for alpha in (0.0, 1.0):
     ):
         probe.fit(Z[alpha][train], race[train])
         auc = auc_with_interval(
-            race[test], probe.predict_proba(Z[alpha][test])[:, 1], probe_counts
+            race[test], probe_scores(probe, Z[alpha][test]), probe_counts
         )
-        print(f"probe for race, alpha {alpha:.2f}, {label}: AUC {with_interval(auc)}")
+        print(
+            f"probe for race, alpha {alpha:.2f}, {label}: AUC {with_interval(auc)}, "
+            f"largest slope {largest_slope(probe)}"
+        )
 
 # %%
 def gradient_boosting_decisions(X, y, train, test, seed):
