@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from faircode.report._texts import (FOUR_FIFTHS_CAVEAT, NAMES, SECTIONS, SMALL, UNDEFINED, bootstrap_note, link)
+from faircode.report._texts import (FOUR_FIFTHS_CAVEAT, NAMES, SECTIONS, SMALL, SPREAD_NOTE, UNDEFINED,
+                                    bootstrap_note, link)
 
 DIGITS = 3
 ERROR_METRICS = ("tpr", "fpr", "fnr")
@@ -157,30 +158,41 @@ def build(report, *, docs_url=None, gate=None) -> list[Block]:
     blocks.append(Block("p", FOUR_FIFTHS_CAVEAT))
     ff = report.four_fifths
     for column, threshold, part in _parts(ff):
-        rows = []
-        for row in part.to_dict("records"):
-            cell = gap_cell(row, "ratio")
-            if row["too_small"] or math.isnan(row["ratio"]):
-                reading = ""
-            elif row["ratio_upper"] < 0.8:
-                reading = "below 0.8"
-            elif row["ratio_lower"] >= 0.8:
-                reading = "not below 0.8"
-            else:
-                reading = "cannot tell (interval holds 0.8)"
-            rows.append({"group": f"{row['group']} vs {row['reference']}", "ratio": cell, "reading": reading})
-        table = pd.DataFrame(rows).set_index("group")
-        blocks.append(Block("table", f"{_label(column, threshold)}: selection ratio", table=table))
+        for direction in dict.fromkeys(part["direction"]):
+            rows = []
+            sub = part[part["direction"] == direction]
+            for row in sub.to_dict("records"):
+                if row["too_small"]:
+                    cell, reading = Cell(f"too small (n={row['count']})", kind="small"), ""
+                elif math.isnan(row["ratio"]):
+                    cell, reading = Cell("undefined", kind="small"), ""
+                elif row["is_comparator"]:
+                    cell, reading = Cell(_f(row["ratio"]), note="(highest)"), "comparator"
+                else:
+                    note, kind = ("(few events, exact)", "few") if row["interval"].startswith("exact") else ("", "")
+                    cell = Cell(_f(row["ratio"]), _interval(row["ratio_lower"], row["ratio_upper"]), note, kind)
+                    if row["ratio_upper"] < 0.8:
+                        reading = "below 0.8"
+                    elif row["ratio_lower"] >= 0.8:
+                        reading = "not below 0.8"
+                    else:
+                        reading = "cannot tell (interval holds 0.8)"
+                rate = "" if math.isnan(row["rate"]) else _f(row["rate"])
+                rows.append({"group": row["group"], "rate": rate, "ratio to highest": cell, "reading": reading})
+            table = pd.DataFrame(rows).set_index("group")
+            first = sub.iloc[0]
+            blocks.append(Block("table", f"{_label(column, threshold)}, {direction}: {first['rate_compared']} "
+                                         f"over the highest group's ({first['comparator']!r})", table=table))
     spread = report.spread
     lines = []
     for row in spread.to_dict("records"):
         if row["n_groups"] < 2 or math.isnan(row["ratio"]):
             continue
         lines.append(f"{_label(row['column'], row['threshold'])}: lowest over highest selection rate "
-                     f"{_f(row['ratio'])} {_interval(row.get('ratio_lower'), row.get('ratio_upper'))} "
-                     f"({row['min_group']} over {row['max_group']}, {row['n_groups']} groups not too small)")
+                     f"{_f(row['ratio'])} ({row['min_group']} over {row['max_group']}, {row['n_groups']} groups "
+                     "not too small)")
     if lines:
-        blocks.append(Block("p", "; ".join(lines) + "."))
+        blocks.append(Block("p", SPREAD_NOTE + " " + "; ".join(lines) + "."))
 
     if report.conditional is not None:
         _section(blocks, "conditional", docs_url)
@@ -194,7 +206,10 @@ def build(report, *, docs_url=None, gate=None) -> list[Block]:
                 col = []
                 for g in groups:
                     r = by.loc[(g, m)]
-                    if math.isnan(r["conditional"]):
+                    if r["too_small"]:
+                        col.append(Cell(f"too small ({r['strata_too_small']} of {r['strata_used']} strata too "
+                                        "small)", kind="small"))
+                    elif math.isnan(r["conditional"]):
                         col.append(Cell("undefined", kind="small"))
                     else:
                         note = f"({r['strata_too_small']} of {r['strata_used']} strata too small)" if r["strata_too_small"] else ""

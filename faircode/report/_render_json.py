@@ -12,11 +12,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from faircode.report._texts import SECTIONS, FOUR_FIFTHS_CAVEAT, SMALL, UNDEFINED, bootstrap_note, link
+from faircode.report._texts import SECTIONS, FOUR_FIFTHS_CAVEAT, SMALL, SPREAD_NOTE, UNDEFINED, bootstrap_note, link
 
 SCHEMA = "faircode-audit"
-SCHEMA_VERSION = "1.0.0"
-"""Version of the JSON report's schema: the major number changes when a field is removed or changes meaning."""
+SCHEMA_VERSION = "2.0.0"
+"""Version of the JSON report's schema: the major number changes when a field is removed or changes meaning.
+2.0.0: ``four_fifths`` compares each group with the highest-rate group (``comparator``), in both directions
+(``direction``), no longer with the reference; ``spread`` has no interval; ``p_value`` is a normal-scale one."""
 
 
 def _plain(value):
@@ -58,7 +60,7 @@ def to_dict(report, gate=None) -> dict:
         "settings": _plain({k: meta[k] for k in ("n_boot", "confidence", "random_state", "min_count", "min_events",
                                                   "bootstrap", "references")}),
         "notes": {"intervals": bootstrap_note(meta), "small": SMALL.format(**meta), "undefined": UNDEFINED,
-                  "four_fifths": FOUR_FIFTHS_CAVEAT},
+                  "four_fifths": FOUR_FIFTHS_CAVEAT, "spread": SPREAD_NOTE},
         "links": {key: link(key, None) for key in SECTIONS},
         "rates": records(report.rates, ["column", "threshold", "group", "metric", "estimate", "lower", "upper",
                                         "interval", "count", "events", "denominator", "too_small", "few_events"]),
@@ -68,9 +70,8 @@ def to_dict(report, gate=None) -> dict:
                                       "holm"]),
         "four_fifths": records(report.four_fifths),
         "spread": records(report.spread.rename(columns={"difference": "max_minus_min", "ratio": "min_over_max"}),
-                          ["column", "threshold", "metric", "max_minus_min", "difference_lower", "difference_upper",
-                           "min_over_max", "ratio_lower", "ratio_upper", "max_group", "min_group", "n_groups",
-                           "few_events"]),
+                          ["column", "threshold", "metric", "max_minus_min", "min_over_max", "max_group",
+                           "min_group", "n_groups", "few_events"]),
         "comparisons": _plain(report.comparisons),
         "conditional": records(report.conditional),
         "auc": records(report.auc, ["column", "group", "auc", "se", "lower", "upper", "positives", "negatives"]),

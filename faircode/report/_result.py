@@ -13,8 +13,9 @@ class AuditReport:
     Tables (pandas DataFrames, long: one row per column of groups, threshold, group and metric):
     ``rates`` (every group's rates with intervals, counts and flags; the column ``overall`` holds all rows),
     ``gaps`` (difference and ratio of each group's rate to its column's reference, paired intervals, bootstrap
-    p-value, Holm's flag), ``spread`` (the lowest selection rate over the highest, over groups large enough),
-    ``four_fifths`` (the selection ratios), and with a score ``auc``, ``calibration`` and ``curves``; with
+    p-value, Holm's flag), ``spread`` (the lowest selection rate over the highest, over groups large enough: point values, no
+    interval), ``four_fifths`` (29 CFR 1607.4(D)'s ratio: each group's rate over the highest group's, for a
+    favourable positive on the selection rate and for an unfavourable one on 1 - selection rate, with intervals), and with a score ``auc``, ``calibration`` and ``curves``; with
     strata, ``conditional``. ``meta`` says what was read and how it was measured.
     """
 
@@ -22,19 +23,11 @@ class AuditReport:
     rates: pd.DataFrame
     gaps: pd.DataFrame
     spread: pd.DataFrame
+    four_fifths: pd.DataFrame
     conditional: pd.DataFrame | None = None
     auc: pd.DataFrame | None = None
     calibration: pd.DataFrame | None = None
     curves: pd.DataFrame | None = None
-
-    @property
-    def four_fifths(self) -> pd.DataFrame:
-        """Each group's selection rate over its reference's, with the paired interval, and whether it is under 0.8."""
-        part = self.gaps[self.gaps["metric"] == "selection_rate"]
-        table = part[["column", "threshold", "group", "reference", "ratio", "ratio_lower", "ratio_upper",
-                      "interval", "count", "reference_count", "denominator", "too_small", "few_events"]].reset_index(drop=True)
-        table["below_four_fifths"] = table["ratio"] < 0.8
-        return table
 
     @property
     def comparisons(self) -> dict:

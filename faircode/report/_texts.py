@@ -35,13 +35,22 @@ def link(key: str, docs_url: str | None) -> str:
 
 
 FOUR_FIFTHS_CAVEAT = (
-    "The four-fifths ratio is a group's selection rate divided by the reference group's. The US Uniform "
-    "Guidelines on Employee Selection Procedures (29 CFR 1607.4(D)) treat a ratio under 0.8 as a rule of thumb "
-    "for noticing adverse impact, not a legal test: they say a smaller difference can still matter when it is "
-    "statistically and practically significant, and a ratio under 0.8 may mean nothing when the numbers are "
-    "small. Read the interval: a ratio whose interval holds 0.8 has not been shown to be under it, or above it. "
-    "The rule is written for a favourable decision (a hire, an approval); if a positive prediction here is "
-    "unfavourable (flagged as high risk), a ratio above 1.25 is the corresponding sign.")
+    "The four-fifths ratio of the US Uniform Guidelines on Employee Selection Procedures (29 CFR 1607.4(D)) is a "
+    "group's selection rate divided by the rate of the group with the HIGHEST rate (named in each table, whatever "
+    "the reference group of the gaps above), so every group, the reference included, is compared with it. The "
+    "Guidelines treat a ratio under 0.8 as a rule of thumb for noticing adverse impact, not a legal test: they say "
+    "a smaller difference can still matter when it is statistically and practically significant, and a ratio under "
+    "0.8 may mean nothing when the numbers are small. Read the interval: a ratio whose interval holds 0.8 has not "
+    "been shown to be under it, or above it. The interval is for the ratio to the group named, chosen as highest "
+    "on these data. The rule is written for a favourable decision (a hire, an approval). If a positive prediction "
+    "here is unfavourable (flagged as high risk), the rule applies to the favourable outcome's rate, "
+    "1 - selection rate, over the highest such rate: the second table ('positive unfavourable') gives that ratio. "
+    "A ratio of flag rates above 1.25 is not the same condition.")
+
+SPREAD_NOTE = ("The lowest over the highest selection rate (and highest minus lowest) among groups that are not "
+               "too small is given without an interval: a percentile bootstrap of a minimum over a maximum does "
+               "not cover (with equal true rates it sits below 1 almost always). Use the ratios to the highest "
+               "group above, each with its interval.")
 
 UNDEFINED = ("A rate whose denominator is empty (no positives in a group for its TPR) is undefined and shown as "
              "such, never as 0.")
@@ -74,10 +83,11 @@ def comparisons(report) -> dict:
     note = (f"{n} gaps were compared (every group that is not too small, against its reference, on "
             f"{len(set(gaps['metric']))} rates{', at every threshold' if (report.meta['thresholds'] or [0])[1:] else ''}). "
             f"If no group differed from its reference at all, about {alpha * n:.1f} of their {1 - alpha:.0%} "
-            f"intervals would still exclude 0 by chance alone; {len(excluding)} do. Read a single interval that "
-            "excludes 0 as a lead to check on other data, not as a finding, unless it also survives Holm's "
-            f"correction for all {n} comparisons ({holm} do, from bootstrap p-values, whose resolution is "
-            f"1/(n_boot+1)). Gaps between rates of one group are correlated (TPR and FNR are one number), so "
-            "Holm is conservative here.")
+            f"intervals would still exclude 0 by chance alone; {len(excluding)} do. Of these {n} gaps, {holm} "
+            f"survive Holm's correction at {alpha:g} for all {n} comparisons (marked 'Holm'), with p-values from "
+            "each gap over the standard deviation of its paired resamples (a normal approximation, so a clearly "
+            "separated gap gets a small p-value at any n_boot). A gap whose interval excludes 0 but that does not "
+            "survive Holm may be one of the chance exclusions: check it on other data. Gaps between rates of one "
+            "group are correlated (TPR and FNR are one number), so Holm is conservative here.")
     return {"count": n, "intervals_excluding_zero": int(len(excluding)), "expected_by_chance": alpha * n,
             "holm_rejections": holm, "note": note}

@@ -190,9 +190,76 @@ def test_selection_ratio_under_four_fifths_is_marked():
     df = pd.DataFrame({"y": [1, 0] * 100, "d": [1] * 50 + [0] * 50 + [1] * 30 + [0] * 70,
                        "g": ["x"] * 100 + ["z"] * 100})
     report = audit(df, label="y", decision="d", groups="g", reference="x", n_boot=N_BOOT)
-    row = report.four_fifths.iloc[0]
+    ff = report.four_fifths.set_index(["direction", "group"])
+    row = ff.loc[("positive favourable", "z")]
+    assert row["comparator"] == "x"
     assert row["ratio"] == pytest.approx(0.6) and row["below_four_fifths"]
     assert row["ratio_lower"] < 0.6 < row["ratio_upper"]
+
+
+def _three_groups():
+    # the reference (largest group) "big" is not the highest: "top" selects 0.6, "big" 0.36, "low" 0.3
+    sizes, rates = {"big": 500, "top": 200, "low": 200}, {"big": 0.36, "top": 0.6, "low": 0.3}
+    parts = []
+    for g, n in sizes.items():
+        k = int(round(rates[g] * n))
+        parts.append(pd.DataFrame({"y": [1, 0] * (n // 2), "d": [1] * k + [0] * (n - k), "g": g}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_four_fifths_compares_every_group_with_the_highest_not_the_reference():
+    report = audit(_three_groups(), label="y", decision="d", groups="g", n_boot=N_BOOT)
+    assert report.meta["references"]["g"] == "big"
+    ff = report.four_fifths[report.four_fifths["direction"] == "positive favourable"].set_index("group")
+    assert set(ff["comparator"]) == {"top"}
+    # the reference itself is compared with the highest group: 0.36 / 0.6 = 0.6, under four fifths
+    assert ff.loc["big", "ratio"] == pytest.approx(0.6) and ff.loc["big", "below_four_fifths"]
+    assert ff.loc["big", "ratio_upper"] < 0.8
+    assert ff.loc["low", "ratio"] == pytest.approx(0.5)
+    assert ff.loc["top", "ratio"] == 1.0 and ff.loc["top", "is_comparator"]
+    assert "'top'" in report.to_markdown()
+
+
+def test_four_fifths_for_an_unfavourable_positive_uses_the_favourable_rate():
+    report = audit(_three_groups(), label="y", decision="d", groups="g", n_boot=N_BOOT)
+    ff = report.four_fifths[report.four_fifths["direction"] == "positive unfavourable"].set_index("group")
+    # favourable rates 1 - s: big 0.64, top 0.4, low 0.7 (highest): top 0.4 / 0.7
+    assert set(ff["comparator"]) == {"low"}
+    assert ff.loc["top", "ratio"] == pytest.approx(0.4 / 0.7)
+    assert ff.loc["big", "ratio"] == pytest.approx(0.64 / 0.7) and not ff.loc["big", "below_four_fifths"]
+    assert "a ratio above 1.25 is the corresponding sign" not in report.to_markdown()
+
+
+def test_spread_has_no_bootstrap_interval():
+    report = audit(_three_groups(), label="y", decision="d", groups="g", n_boot=N_BOOT)
+    assert not [c for c in report.spread.columns if c.endswith(("_lower", "_upper"))]
+    spread = report.to_dict()["spread"][0]
+    assert spread["min_over_max"] == pytest.approx(0.5) and "ratio_lower" not in spread
+    assert "without an interval" in report.to_markdown()
+
+
+def test_p_values_go_below_the_bootstrap_resolution_and_holm_can_reject():
+    # a gap of 0.3 on 500 rows a group: far beyond any resample, p far below 2 / (n_boot + 1)
+    report = audit(_three_groups(), label="y", decision="d", groups="g", n_boot=N_BOOT)
+    gap = report.gaps.set_index(["group", "metric"]).loc[("top", "selection_rate")]
+    assert gap["p_value"] < 1e-6 < 2 / (N_BOOT + 1)
+    assert gap["holm"]
+    assert "a lead" not in report.comparisons["note"]
+
+
+def test_conditional_gap_of_a_tiny_group_is_too_small_without_interval():
+    rng = np.random.default_rng(0)
+    n = 600
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "d": rng.integers(0, 2, n),
+                       "g": ["a"] * (n - 1) + ["lonely"], "s": rng.choice(["u", "v"], n)})
+    df.loc[n - 1, "s"] = "u"
+    df = pd.concat([df, df.assign(g="b")[: n // 2]], ignore_index=True)
+    report = audit(df, label="y", decision="d", groups="g", strata="s", n_boot=N_BOOT)
+    cond = report.conditional.set_index(["group", "metric"])
+    row = cond.loc[("lonely", "selection_rate")]
+    assert row["too_small"] and np.isnan(row["lower"]) and np.isnan(row["upper"])
+    assert not cond.loc[("b", "selection_rate"), "too_small"]
+    assert not np.isnan(cond.loc[("b", "selection_rate"), "lower"])
 
 
 def test_docstring_examples_run():
