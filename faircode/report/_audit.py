@@ -401,6 +401,8 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
                                                     t, options))
     rates = pd.concat(rate_parts, ignore_index=True)
     gaps = pd.concat(gap_parts, ignore_index=True)
+    four_fifths = pd.concat(ff_parts, ignore_index=True)
+    _say_what_was_computed(rates, gaps, four_fifths, weighted=w is not None)
     estimable = ~gaps["too_small"] & gaps["difference"].notna()
     gaps["holm"] = False
     gaps.loc[estimable, "holm"] = _holm(gaps.loc[estimable, "p_value"].to_numpy(), 1 - float(confidence))
@@ -430,9 +432,24 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
         "references": {g["column"]: g["reference"] for g in gaps[["column", "reference"]].drop_duplicates().to_dict("records")},
     }
     return AuditReport(meta=meta, rates=rates, gaps=gaps, spread=pd.concat(spread_parts, ignore_index=True),
-                       four_fifths=pd.concat(ff_parts, ignore_index=True),
+                       four_fifths=four_fifths,
                        conditional=pd.concat(cond_parts, ignore_index=True) if cond_parts else None,
                        **score_tables)
+
+
+KISH = "Kish effective n"
+
+
+def _say_what_was_computed(rates, gaps, four_fifths, *, weighted: bool) -> None:
+    """The ``interval`` labels name what was computed: "none" where no interval exists (an undefined rate or gap;
+    ``faircode._rates`` labels those with the method it would have used), and with weights the Clopper-Pearson
+    intervals on Kish's effective n, an approximation, are not called plain "exact"."""
+    rates.loc[rates["estimate"].isna(), "interval"] = "none"
+    gaps.loc[gaps["difference"].isna(), "interval"] = "none"
+    if weighted:
+        rates.loc[rates["interval"] == "exact", "interval"] = f"exact ({KISH})"
+        for table in (gaps, four_fifths):
+            table.loc[table["interval"] == "exact (combined)", "interval"] = f"exact (combined, {KISH})"
 
 
 def _select(ev, metrics):

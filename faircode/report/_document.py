@@ -59,7 +59,8 @@ def rate_cell(row) -> Cell:
         return Cell(f"undefined ({row['denominator']}={row['count']})", kind="small")
     note, kind = "", ""
     if row["few_events"]:
-        note, kind = f"({row['events']}/{row['count']}, exact)", "few"
+        exact = "exact, Kish effective n" if "Kish" in str(row.get("interval", "")) else "exact"
+        note, kind = f"({row['events']}/{row['count']}, {exact})", "few"
     return Cell(_f(row["estimate"]), _interval(row.get("lower"), row.get("upper")), note, kind)
 
 
@@ -73,7 +74,8 @@ def gap_cell(row, name="difference") -> Cell:
     sign = "+" if name == "difference" and value >= 0 else ""
     note, kind = "", ""
     if row["interval"].startswith("exact"):
-        note, kind = "(few events, exact)", "few"
+        note, kind = ("(few events, exact, Kish effective n)" if "Kish" in row["interval"] else
+                      "(few events, exact)"), "few"
     if row.get("holm") and name == "difference":
         note = (note + " Holm").strip()
     return Cell(f"{sign}{_f(value)}", _interval(row[f"{name}_lower"], row[f"{name}_upper"]), note, kind)

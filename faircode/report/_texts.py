@@ -59,7 +59,9 @@ SMALL = ("A rate is marked too small when fewer than {min_count} rows are in its
          "estimate to report. It rests on few events when fewer than {min_events} rows are on one side of its "
          "numerator; such a rate gets the exact (Clopper-Pearson) interval, because the bootstrap's collapses, and "
          "a gap involving it gets the combined exact interval (each rate's exact interval at the square root of "
-         "the confidence, the range of differences they allow).")
+         "the confidence, the range of differences they allow). With weights these are Clopper-Pearson intervals on "
+         "Kish's effective sample size, an approximation, labelled 'Kish effective n'. A rate or gap that is "
+         "undefined has no interval (labelled 'none').")
 
 
 def bootstrap_note(meta: dict) -> str:

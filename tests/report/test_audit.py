@@ -262,6 +262,25 @@ def test_conditional_gap_of_a_tiny_group_is_too_small_without_interval():
     assert not np.isnan(cond.loc[("b", "selection_rate"), "lower"])
 
 
+def test_interval_labels_say_what_was_computed():
+    df = _three_groups()
+    df.loc[df["g"] == "low", "y"] = 0  # no positives: TPR undefined
+    df.loc[df.index[df["g"] == "top"][:3], "y"] = 1
+    df["w"] = np.where(np.arange(len(df)) % 2, 1.0, 2.0)
+    df["d2"] = df["d"]
+    df.loc[df["g"] == "top", "d2"] = np.r_[np.ones(2), np.zeros(198)]  # few events: exact intervals
+    report = audit(df, label="y", decision="d2", groups="g", sample_weight="w", n_boot=N_BOOT)
+    rates = report.rates.set_index(["column", "group", "metric"])
+    assert rates.loc[("g", "low", "tpr"), "interval"] == "none"
+    assert rates.loc[("g", "top", "selection_rate"), "interval"] == "exact (Kish effective n)"
+    gaps = report.gaps.set_index(["group", "metric"])
+    assert gaps.loc[("low", "tpr"), "interval"] == "none"
+    assert gaps.loc[("top", "selection_rate"), "interval"] == "exact (combined, Kish effective n)"
+    assert "Kish effective n" in report.to_markdown()
+    unweighted = audit(df, label="y", decision="d2", groups="g", n_boot=N_BOOT).rates
+    assert unweighted.set_index(["column", "group", "metric"]).loc[("g", "top", "selection_rate"), "interval"] == "exact"
+
+
 def test_docstring_examples_run():
     import doctest
 
