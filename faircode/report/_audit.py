@@ -56,8 +56,12 @@ def _check_options(score, decision, threshold, score_range, n_boot, confidence, 
         thresholds = np.unique(np.asarray(values, float))
         low, high = score_range
         if thresholds.min() < low or thresholds.max() > high:
+            hint = ""
+            if score_range == (0.0, 1.0) or tuple(score_range) == (0, 1):
+                hint = (f"; if the scores are on another scale, say so: score_range=(0, 100), --score-range 0 100 "
+                        f"(or the scale's own ends)")
             raise AuditInputError(f"thresholds {listed(thresholds.tolist())} must lie within the score range "
-                                  f"[{low:g}, {high:g}]")
+                                  f"[{low:g}, {high:g}]{hint}")
     if n_boot is not None and (isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 0):
         raise AuditInputError(f"n_boot must be a whole number of resamples (0 for none); got {n_boot!r}")
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
@@ -340,6 +344,14 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
         zero_weight = int((~keep).sum())
         y, values, w = y[keep], values[keep], w[keep]
         coded = [(codes[keep], index) for codes, index in coded]
+        for name, (codes, index) in zip(group_cols, coded):
+            present = np.unique(codes)
+            if len(present) < 2:
+                only = str(index[present[0]])
+                raise AuditInputError(
+                    f"the weight column {sample_weight!r} is 0 in every row of the group column {name!r} except "
+                    f"those of group {only!r}: with rows of weight 0 left out there is no other group to compare "
+                    f"it with ({zero_weight} rows of weight 0)")
     fine, levels = _counts.fine_cells([c for c, _ in coded], [len(i) for _, i in coded])
     n_fine = len(levels)
     hist = _counts.histogram(fine, n_fine, values, y, w)

@@ -4,7 +4,9 @@ Only the columns the audit needs are read. Every check raises ``AuditInputError`
 expected: a missing or misspelt column (with the closest name), an empty file, a wrong delimiter, a file that is
 not UTF-8, a label or decision that is not binary (its values listed), missing values (counted, the first row
 named; ``dropna=True`` drops them and the count is reported), scores outside their range, a group column with one
-value or with a value per row. pandas' own errors for these say neither what was expected nor where.
+value or with a value per row, duplicate column names. In a CSV file a label, group or strata column is
+missing only where a field is empty: 'NA' or 'None' there is a group's name, not a missing value (``TEXT_MISSING``).
+pandas' own errors for these say neither what was expected nor where.
 """
 from __future__ import annotations
 
@@ -18,6 +20,13 @@ import pandas as pd
 from faircode.report._errors import AuditInputError, closest, listed
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
+TEXT_MISSING = ("",)
+"""In a CSV file, the only value read as missing in a label, group or strata column: an empty field. pandas'
+default markers ('NA', 'None', 'null', 'nan', ...) are real group names there ('NA' for North America), so
+those columns keep them as text."""
+NUMBER_MISSING = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+                  "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
+"""Values read as missing in a score, decision or weight column of a CSV file (pandas' default markers)."""
 _OTHER_DELIMITERS = (";", "\t", "|", ":")
 
 
@@ -70,15 +79,29 @@ def _check_names(columns: Columns, available, source: str) -> None:
                 f"its columns are: {listed(available)}")
 
 
+def _check_duplicates(names, needed, source: str) -> None:
+    """A column the audit reads that is named twice: which one is meant cannot be known (pandas silently renames
+    the second in a CSV file, 'sex' to 'sex.1', and a DataFrame returns both)."""
+    names = [str(n) for n in names]
+    twice = [n for n in needed if names.count(n) > 1]
+    if twice:
+        where = "; ".join(f"{n!r} at positions {', '.join(str(i + 1) for i, m in enumerate(names) if m == n)}"
+                          for n in twice)
+        raise AuditInputError(f"{source} has more than one column named {listed(twice)} ({where}): rename them "
+                              "so that each column the audit reads has one name")
+
+
 def _csv_header(path, sep, encoding) -> list[str]:
     try:
+        raw = pd.read_csv(path, nrows=1, header=None, sep=sep, encoding=encoding, dtype=str, keep_default_na=False)
         header = pd.read_csv(path, nrows=0, sep=sep, encoding=encoding)
     except pd.errors.EmptyDataError as err:
         raise AuditInputError(f"{path} is empty: expected a header line naming the columns, then one row per "
                               "prediction") from err
     except UnicodeDecodeError as err:
         raise _not_utf8(path, encoding, err) from err
-    return [str(c) for c in header.columns]
+    names = [str(c) for c in raw.iloc[0]] if len(raw) else [str(c) for c in header.columns]
+    return names if len(names) == len(header.columns) else [str(c) for c in header.columns]
 
 
 def _not_utf8(path, encoding, err) -> AuditInputError:
@@ -106,6 +129,7 @@ def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8
     group_like = [*columns.groups, *columns.strata]
     if isinstance(data, pd.DataFrame):
         _check_names(columns, [str(c) for c in data.columns], "the DataFrame")
+        _check_duplicates(data.columns, needed, "the DataFrame")
         frame = data[needed].copy()
         return Table(frame=frame, source="DataFrame", from_file=False, rows_read=len(frame))
     if not isinstance(data, (str, os.PathLike)):
@@ -124,9 +148,13 @@ def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8
         names = _csv_header(path, sep, encoding)
         _check_delimiter(names, needed, path, sep)
         _check_names(columns, names, str(path))
+        _check_duplicates(names, needed, str(path))
+        text_like = {*group_like, columns.label}
         try:
             frame = pd.read_csv(path, sep=sep, encoding=encoding, usecols=needed,
-                                dtype={name: str for name in group_like})
+                                dtype={name: str for name in group_like}, keep_default_na=False,
+                                na_values={name: list(TEXT_MISSING if name in text_like else NUMBER_MISSING)
+                                           for name in needed})
         except UnicodeDecodeError as err:
             raise _not_utf8(path, encoding, err) from err
         except (pd.errors.ParserError, ValueError) as err:

@@ -174,3 +174,54 @@ def test_only_the_needed_columns_are_read(tmp_path):
     frame = _frame().assign(notes=["text, with a comma"] * 60, other=range(60))
     report = audit(_csv(tmp_path, frame), **ARGS)
     assert report.meta["rows_used"] == 60
+
+
+def test_group_values_na_and_none_are_groups_not_missing(tmp_path):
+    frame = _frame(90)
+    frame["region"] = ["NA", "None", "EU"] * 30
+    path = _csv(tmp_path, frame)
+    report = audit(path, **(ARGS | {"groups": "region", "min_count": 5}))
+    assert report.meta["rows_used"] == 90 and report.meta["rows_dropped_missing"] == 0
+    assert set(report.rates.query("column == 'region'")["group"]) == {"NA", "None", "EU"}
+    # an empty field is still missing, and a score's 'NA' too
+    frame.loc[3, "region"] = ""
+    frame["p"] = frame["p"].astype(object)
+    frame.loc[5, "p"] = "NA"
+    with pytest.raises(AuditInputError, match=r"'p' has 1 missing .*\(also missing: region: 1\)"):
+        audit(_csv(tmp_path, frame, "empty.csv"), **(ARGS | {"groups": "region"}))
+    report = audit(_csv(tmp_path, frame, "empty2.csv"), **(ARGS | {"groups": "region", "min_count": 5, "dropna": True}))
+    assert report.meta["rows_dropped_missing"] == 2
+
+
+def test_duplicate_column_names_are_an_error(tmp_path):
+    frame = _frame()
+    text = frame.to_csv(index=False).replace("race,sex", "sex,sex", 1)
+    path = tmp_path / "dup.csv"
+    path.write_text(text)
+    with pytest.raises(AuditInputError, match=r"more than one column named 'sex' \('sex' at positions 3, 4\)"):
+        audit(path, **(ARGS | {"groups": "sex"}))
+    assert _run(tmp_path, path, "--label", "y", "--score", "p", "--threshold", "0.5", "--group", "sex") == (2, [])
+    duplicated = pd.concat([frame, frame[["sex"]]], axis=1)
+    with pytest.raises(AuditInputError, match="more than one column named 'sex'"):
+        audit(duplicated, **(ARGS | {"groups": "sex"}))
+    # a duplicated column the audit does not read is no matter
+    audit(pd.concat([frame, frame[["sex"]]], axis=1), **ARGS)
+
+
+def test_weights_zero_outside_one_group_is_an_input_error(tmp_path):
+    frame = _frame()
+    frame["w"] = np.where(frame["race"] == "a", 1.0, 0.0)
+    with pytest.raises(AuditInputError, match=r"'w' is 0 in every row of the group column 'race' except those of "
+                                              r"group 'a'"):
+        audit(frame, **(ARGS | {"sample_weight": "w"}))
+    path = _csv(tmp_path, frame)
+    code, left = _run(tmp_path, path, "--label", "y", "--score", "p", "--threshold", "0.5", "--group", "race",
+                      "--weight", "w")
+    assert (code, left) == (2, [])
+
+
+def test_threshold_outside_default_range_suggests_score_range():
+    frame = _frame()
+    frame["p"] = frame["p"] * 100
+    with pytest.raises(AuditInputError, match=r"--score-range 0 100"):
+        audit(frame, **(ARGS | {"threshold": 50}))
