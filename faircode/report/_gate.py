@@ -3,7 +3,10 @@
 A condition reads ``<metric> <op> <limit>``: ``fpr_gap > 0.05`` (a group's FPR minus the reference's),
 ``abs(tpr_gap) > 0.05`` (either direction), ``selection_ratio < 0.8`` (selection rate over the reference's; any
 ``<rate>_ratio`` too), ``fnr > 0.4`` (a group's own rate), ``auc < 0.7``; ``op`` is one of ``>``, ``>=``, ``<``,
-``<=``. It is checked for every group of every column (not the reference, nor a group too small to estimate) at
+``<=``. ``four_fifths_ratio < 0.8`` is 29 CFR 1607.4(D)'s ratio, each group's selection rate over the highest
+group's (the ``four_fifths`` table, every group but the highest, the reference included), and
+``unfavourable_four_fifths_ratio < 0.8`` the same on 1 - selection rate, for a positive prediction that is
+unfavourable. Metric names are read case-insensitively. It is checked for every group of every column (not the reference, nor a group too small to estimate) at
 every threshold.
 
 ``when="interval"`` (the default) fails only when the whole interval lies beyond the limit: the data show the
@@ -22,6 +25,7 @@ from faircode.report._errors import AuditInputError, closest, listed
 from faircode.report._texts import NAMES
 
 WHEN = ("interval", "point")
+FOUR_FIFTHS = {"four_fifths_ratio": "positive favourable", "unfavourable_four_fifths_ratio": "positive unfavourable"}
 _ALIASES = {"ppv": "precision", "selection": "selection_rate"}
 _PATTERN = re.compile(r"^\s*(abs\(\s*)?([A-Za-z_]+)\s*(\))?\s*(>=|<=|>|<)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
@@ -39,7 +43,7 @@ class Condition:
 
 def _metric_names(rate_metrics, gap_metrics) -> list[str]:
     names = [*rate_metrics, *(f"{m}_gap" for m in gap_metrics), *(f"{m}_ratio" for m in gap_metrics),
-             "selection_ratio", "auc"]
+             "selection_ratio", *FOUR_FIFTHS, "auc"]
     return names + [f"{a}{suffix}" for a in _ALIASES for suffix in ("", "_gap", "_ratio")]
 
 
@@ -52,7 +56,9 @@ def parse(text: str) -> Condition:
         raise AuditInputError(f"cannot read the condition {text!r}: expected '<metric> <op> <number>' such as "
                               "'fpr_gap > 0.05', 'abs(tpr_gap) > 0.05' or 'selection_ratio < 0.8', with op one of "
                               ">, >=, <, <=")
-    absolute, name, op, limit = bool(match.group(1)), match.group(2), match.group(4), float(match.group(5))
+    absolute, name, op, limit = bool(match.group(1)), match.group(2).lower(), match.group(4), float(match.group(5))
+    if name in FOUR_FIFTHS:
+        return Condition(text.strip(), "four_fifths", "ratio", FOUR_FIFTHS[name], op, limit, absolute)
     if name == "selection_ratio":
         name = "selection_rate_ratio"
     for suffix, table, column in (("_gap", "gaps", "difference"), ("_ratio", "gaps", "ratio"), ("", "rates", "estimate")):
@@ -145,6 +151,12 @@ def check(report, conditions, *, when: str = "interval") -> GateResult:
         if cond.table == "gaps":
             rows = report.gaps[report.gaps["metric"] == cond.metric]
             lo, hi, label = f"{cond.column}_lower", f"{cond.column}_upper", f"{NAMES[cond.metric]} {cond.column}"
+        elif cond.table == "four_fifths":
+            ff = report.four_fifths
+            rows = ff[(ff["direction"] == cond.metric) & ~ff["is_comparator"]].rename(columns={"comparator": "reference"})
+            lo, hi = "ratio_lower", "ratio_upper"
+            label = ("four-fifths ratio to the highest" if cond.metric == "positive favourable" else
+                     "four-fifths ratio of 1 - selection rate to the highest")
         elif cond.table == "rates":
             rows = report.rates[(report.rates["metric"] == cond.metric) & (report.rates["column"] != "overall")]
             lo, hi, label = "lower", "upper", NAMES[cond.metric]

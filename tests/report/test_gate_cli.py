@@ -124,3 +124,18 @@ def test_an_internal_error_exits_3_not_1(tmp_path, frame, monkeypatch, capsys):
     assert main(["audit", str(path), "--label", "y", "--decision", "d", "--group", "g", "--json",
                  str(tmp_path / "r.json")]) == 3
     assert "internal error" in capsys.readouterr().err and not (tmp_path / "r.json").exists()
+
+
+def test_four_fifths_gate_compares_with_the_highest_group():
+    # reference "big" (largest) selects 0.36, "top" 0.6: big's four-fifths ratio is 0.6, whatever the reference
+    parts = [pd.DataFrame({"y": [1, 0] * (n // 2), "d": [1] * k + [0] * (n - k), "g": g})
+             for g, n, k in (("big", 500, 180), ("top", 200, 120))]
+    report = audit(pd.concat(parts, ignore_index=True), label="y", decision="d", groups="g", n_boot=200)
+    assert check(report, "selection_ratio < 0.8").passed  # top over big: 1.67
+    failed = check(report, "four_fifths_ratio < 0.8")
+    assert not failed.passed and failed.failures[0]["group"] == "big" and failed.failures[0]["reference"] == "top"
+    assert "four-fifths ratio to the highest 0.600" in failed.message()
+    # unfavourable positive: favourable rates big 0.64, top 0.4 -> top 0.625 of big's
+    failed = check(report, "unfavourable_four_fifths_ratio < 0.8")
+    assert not failed.passed and failed.failures[0]["group"] == "top"
+    assert check(report, "FPR_gap > 0.5").passed  # metric names are case-insensitive
