@@ -104,6 +104,7 @@ class GateResult:
     failures: list = field(default_factory=list)
     not_evaluated: list = field(default_factory=list)
     checked: int = 0
+    skipped_too_small: int = 0
 
     @property
     def passed(self) -> bool:
@@ -116,6 +117,9 @@ class GateResult:
     def message(self) -> str:
         if self.passed:
             extra = f"; {len(self.not_evaluated)} not evaluated (undefined)" if self.not_evaluated else ""
+            if self.skipped_too_small:
+                extra += (f"; {self.skipped_too_small} estimates of groups too small to estimate were not "
+                          "checked (see the report's tables)")
             return (f"faircode audit: PASS, {len(self.conditions)} condition(s) on {self.checked} estimates "
                     f"({self.when}){extra}")
         lines = [f"faircode audit: FAIL, {len(self.failures)} of {self.checked} estimates meet a --fail-on condition "
@@ -131,7 +135,7 @@ class GateResult:
 
     def to_dict(self) -> dict:
         return {"when": self.when, "conditions": [c.text for c in self.conditions], "passed": self.passed,
-                "checked": self.checked, "failures": self.failures, "not_evaluated": self.not_evaluated}
+                "checked": self.checked, "skipped_too_small": self.skipped_too_small, "failures": self.failures, "not_evaluated": self.not_evaluated}
 
 
 def _number(x):
@@ -167,6 +171,7 @@ def check(report, conditions, *, when: str = "interval") -> GateResult:
             lo, hi, label = "lower", "upper", "AUC"
         for row in rows.to_dict("records"):
             if row.get("too_small", False):
+                result.skipped_too_small += 1
                 continue
             estimate = float(row[cond.column])
             lower = float(row.get(lo, np.nan)) if lo in row else np.nan

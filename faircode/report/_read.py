@@ -119,7 +119,7 @@ def _check_delimiter(names: list[str], needed: list[str], path, sep) -> None:
             shown = "\\t" if other == "\t" else other
             raise AuditInputError(
                 f"{path} has one column, {names[0]!r}, when split at {sep!r}: its header looks delimited by "
-                f"{shown!r}; pass sep={shown!r} (--sep '{shown}')")
+                f"'{shown}'; pass sep='{shown}' (--sep '{shown}')")
 
 
 def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8") -> Table:

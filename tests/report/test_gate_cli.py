@@ -109,6 +109,9 @@ def test_json_follows_its_schema(tmp_path):
     broken = dict(document, rates=[dict(document["rates"][0], estimate="0.5")])
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, schema)
+    for bad in (dict(estimate=1.5), dict(count=-1)):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(dict(document, rates=[dict(document["rates"][0], **bad)]), schema)
     weighted = json.loads(audit(df, label="y", decision="y", groups="g", sample_weight="w", n_boot=0).to_json())
     jsonschema.validate(weighted, schema)
 
@@ -139,3 +142,13 @@ def test_four_fifths_gate_compares_with_the_highest_group():
     failed = check(report, "unfavourable_four_fifths_ratio < 0.8")
     assert not failed.passed and failed.failures[0]["group"] == "top"
     assert check(report, "FPR_gap > 0.5").passed  # metric names are case-insensitive
+
+
+def test_pass_line_says_how_many_too_small_estimates_were_not_checked():
+    rows = [pd.DataFrame({"y": [1, 0] * 100, "d": [1, 0] * 100, "g": "big"}),
+            pd.DataFrame({"y": [1, 0] * 5, "d": [1] * 10, "g": "tiny"})]
+    report = audit(pd.concat(rows, ignore_index=True), label="y", decision="d", groups="g", n_boot=100)
+    result = check(report, "fpr_gap > 0.05", when="point")
+    assert result.passed and result.skipped_too_small == 1  # tiny's FPR gap is 1.0, on 5 negatives
+    assert "1 estimates of groups too small to estimate were not checked" in result.message()
+    assert result.to_dict()["skipped_too_small"] == 1

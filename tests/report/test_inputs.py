@@ -225,3 +225,11 @@ def test_threshold_outside_default_range_suggests_score_range():
     frame["p"] = frame["p"] * 100
     with pytest.raises(AuditInputError, match=r"--score-range 0 100"):
         audit(frame, **(ARGS | {"threshold": 50}))
+
+
+def test_tab_delimited_hint_shows_one_backslash(tmp_path):
+    path = tmp_path / "in.tsv"
+    _frame().to_csv(path, index=False, sep="\t")
+    with pytest.raises(AuditInputError) as info:
+        audit(path, **ARGS)
+    assert "pass sep='\\t' (--sep '\\t')" in str(info.value) and "\\\\" not in str(info.value)
