@@ -143,6 +143,13 @@ def build(report, *, docs_url=None, gate=None) -> list[Block]:
     blocks.append(Block("p", UNDEFINED + " " + SMALL.format(**meta)))
     blocks.append(Block("link", "Why small cells cannot be read", url=link("small", docs_url)))
     _rates_tables(blocks, report.rates)
+    if meta["intersections"]:
+        _section(blocks, "intersections", docs_url)
+        joined = " & ".join(meta["groups"])
+        blocks.append(Block("p", f"The tables for {joined!r} above (and in the gaps below) hold every combination "
+                                 "of the group columns present in the data. Each combination has fewer rows than its "
+                                 "parts, so more of them are too small or rest on few events, and each adds "
+                                 "comparisons (counted at the end)."))
 
     _section(blocks, "gaps", docs_url)
     blocks.append(Block("p", "Each group's rate minus its reference group's, with the paired interval (recomputed "

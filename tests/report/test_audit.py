@@ -281,6 +281,13 @@ def test_interval_labels_say_what_was_computed():
     assert unweighted.set_index(["column", "group", "metric"]).loc[("g", "top", "selection_rate"), "interval"] == "exact"
 
 
+def test_intersections_section_links_its_explainer(report, table):
+    assert "subgroup-fairness-and-the-worst-off-group" in report.to_markdown()
+    assert "subgroup-fairness-and-the-worst-off-group" in report.to_html()
+    single = audit(table, label="y", score="p", threshold=0.5, groups=["race", "sex"], n_boot=0)
+    assert "subgroup-fairness-and-the-worst-off-group" not in single.to_markdown()
+
+
 def test_docstring_examples_run():
     import doctest
 
