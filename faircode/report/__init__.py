@@ -7,10 +7,10 @@
 - ``AuditInputError``: every bad input, with what arrived and what was expected.
 """
 from faircode.report._audit import GAP_METRICS, RATE_METRICS, audit
-from faircode.report._errors import AuditInputError
+from faircode.report._errors import AuditInputError, AuditWarning
 from faircode.report._gate import GateResult, check
 from faircode.report._render_json import SCHEMA_VERSION
 from faircode.report._result import AuditReport
 
-__all__ = ["AuditInputError", "AuditReport", "GAP_METRICS", "GateResult", "RATE_METRICS", "SCHEMA_VERSION", "audit",
+__all__ = ["AuditInputError", "AuditReport", "AuditWarning", "GAP_METRICS", "GateResult", "RATE_METRICS", "SCHEMA_VERSION", "audit",
            "check"]

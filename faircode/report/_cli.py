@@ -19,7 +19,10 @@ EXAMPLE = """examples:
   python -m faircode audit predictions.csv --label y --score p --threshold 0.5 --group race --group sex \\
       --html report.html --json report.json
   python -m faircode audit preds.csv.gz --label reoffended --decision flagged --group race \\
-      --reference race=Caucasian --fail-on "fpr_gap > 0.05" --fail-on "selection_ratio < 0.8"
+      --reference race=Caucasian --fail-on "fpr_gap > 0.05" --fail-on "unfavourable_four_fifths_ratio < 0.8"
+  (a flag is unfavourable: the four-fifths rule reads 1 - flag rate over the highest group's;
+   four_fifths_ratio is the selection rate over the highest group's, for a favourable decision;
+   selection_ratio is the selection rate over the reference group's)
 
 exit codes: 0 pass, 1 a --fail-on condition failed, 2 bad input, 3 internal error.
 --fail-when interval (default) fails only when the whole interval lies beyond the limit; point fails when the
@@ -61,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--html", type=pathlib.Path, help="write the self-contained HTML report here")
     a.add_argument("--docs-url", help="base URL of the site whose explainer pages the report links to")
     a.add_argument("--fail-on", action="append", default=[], metavar="CONDITION",
-                   help="e.g. 'fpr_gap > 0.05', 'abs(tpr_gap) > 0.05', 'selection_ratio < 0.8' (repeatable)")
+                   help="e.g. 'fpr_gap > 0.05', 'abs(tpr_gap) > 0.05', 'four_fifths_ratio < 0.8' (repeatable)")
     a.add_argument("--fail-when", choices=("interval", "point"), default="interval",
                    help="interval (default): fail when the whole interval is beyond the limit; point: the estimate")
     return parser
@@ -123,14 +126,25 @@ def _run(args) -> int:
     from faircode.report._render_json import to_json
     from faircode.report._render_markdown import to_markdown
 
+    import warnings
+
+    from faircode.report._errors import AuditWarning
+
     try:
-        report = audit(args.data, label=args.label, groups=args.group, score=args.score, decision=args.decision,
-                       threshold=args.threshold, reference=_references(args.reference, args.group),
-                       intersections=args.intersections, strata=args.strata, sample_weight=args.weight,
-                       positive_label=args.positive, score_range=tuple(args.score_range), dropna=args.dropna,
-                       min_count=args.min_count, min_events=args.min_events, n_boot=args.n_boot,
-                       confidence=args.confidence, random_state=args.seed, calibration_bins=args.calibration_bins,
-                       sep=args.sep, encoding=args.encoding)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AuditWarning)
+            report = audit(args.data, label=args.label, groups=args.group, score=args.score, decision=args.decision,
+                           threshold=args.threshold, reference=_references(args.reference, args.group),
+                           intersections=args.intersections, strata=args.strata, sample_weight=args.weight,
+                           positive_label=args.positive, score_range=tuple(args.score_range), dropna=args.dropna,
+                           min_count=args.min_count, min_events=args.min_events, n_boot=args.n_boot,
+                           confidence=args.confidence, random_state=args.seed, calibration_bins=args.calibration_bins,
+                           sep=args.sep, encoding=args.encoding)
+        for warning in caught:
+            if issubclass(warning.category, AuditWarning):
+                print(f"faircode audit: warning: {warning.message}", file=sys.stderr)
+            else:
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
         gate = check(report, args.fail_on, when=args.fail_when) if args.fail_on else None
     except AuditInputError as err:
         print(f"faircode audit: error: {err}", file=sys.stderr)

@@ -13,6 +13,11 @@ EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 3 an internal error (a bug: never 1, so that a crash is not read as a failed gate)."""
 
 
+class AuditWarning(UserWarning):
+    """An input ``faircode.audit`` can audit but that is probably not what was meant (group names that differ only
+    in case or spaces, a group column with very many values); the command line prints it as a warning line."""
+
+
 class AuditInputError(ValueError):
     """An input ``faircode.audit`` cannot audit: a missing column, a label that is not binary, a file it cannot
     read. The message names what arrived and what was expected."""

@@ -233,3 +233,28 @@ def test_tab_delimited_hint_shows_one_backslash(tmp_path):
     with pytest.raises(AuditInputError) as info:
         audit(path, **ARGS)
     assert "pass sep='\\t' (--sep '\\t')" in str(info.value) and "\\\\" not in str(info.value)
+
+
+def test_group_names_differing_in_case_or_spaces_warn(tmp_path, capsys):
+    from faircode.report import AuditWarning
+
+    frame = _frame(90)
+    frame["race"] = ["White", "White ", "white"] * 30
+    with pytest.warns(AuditWarning, match=r"'race' has groups whose names differ only in case or surrounding "
+                                          r"spaces \('White', 'White ', 'white'\)"):
+        report = audit(frame, **(ARGS | {"min_count": 5}))
+    assert len(report.rates.query("column == 'race'")["group"].unique()) == 3  # still audited as written
+    code, _ = _run(tmp_path, _csv(tmp_path, frame), "--label", "y", "--score", "p", "--threshold", "0.5",
+                   "--group", "race")
+    assert code == 0 and "faircode audit: warning: the group column 'race' has groups" in capsys.readouterr().err
+
+
+def test_a_group_column_with_very_many_groups_warns():
+    from faircode.report import AuditWarning
+    from faircode.report._read import MANY_GROUPS
+
+    n = 2 * (MANY_GROUPS + 1)
+    frame = pd.DataFrame({"y": [0, 1] * (n // 2), "d": [1, 0, 0, 1] * (n // 4) + [1, 0] * (n % 4 // 2),
+                          "g": np.repeat([f"g{i}" for i in range(MANY_GROUPS + 1)], 2)})
+    with pytest.warns(AuditWarning, match=f"has {MANY_GROUPS + 1} groups"):
+        audit(frame, label="y", decision="d", groups="g", n_boot=0)
