@@ -193,6 +193,13 @@ print(
     + "; under the expected accuracies: "
     + groups[int(np.argmin(expected[: len(groups)]))]
 )
+spread_draws = np.ptp(draws_acc[:, : len(groups)], axis=1)
+print(
+    "largest minus smallest of the four groups' accuracies: "
+    f"one draw (0) {spread_draws[0]:.3f}, "
+    f"20 draws {spread_draws.min():.3f} to {spread_draws.max():.3f}, "
+    f"expected {np.ptp(expected[: len(groups)]):.3f}"
+)
 
 # %%
 wm_train = group[train] == "White men"
@@ -277,6 +284,13 @@ show(
     over_splits,
     float_format=lambda v: f"{v:+.3f}",
     formatters={"q, White men": "{:.3f}".format},
+)
+gain = over_splits["White men"]
+print(
+    "White men's gain to 4 decimals: "
+    + ", ".join(f"{k} {v:+.4f}" for k, v in gain.items())
+    + f"; splits above the audit's: {int((gain.iloc[1:] > gain.iloc[0]).sum())} of "
+    f"{len(gain) - 1}"
 )
 for g in groups:
     summary = over_resplits(over_splits[g], n_test=len(test), n_train=len(train))
