@@ -78,6 +78,11 @@ def _references(values: list[str], groups: list[str]):
         column, sep, group = value.partition("=")
         if sep and column in groups:
             out[column] = group
+        elif sep and len(groups) > 1:
+            from faircode.report._errors import closest
+
+            raise AuditInputError(f"--reference {value!r} names column {column!r}, which is not a --group "
+                                  f"column{closest(column, groups)}; the group columns are: {', '.join(groups)}")
         elif len(groups) == 1:
             out[groups[0]] = value
         else:

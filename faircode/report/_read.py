@@ -153,7 +153,8 @@ def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8
         text_like = {*group_like, columns.label}
         try:
             frame = pd.read_csv(path, sep=sep, encoding=encoding, usecols=needed,
-                                dtype={name: str for name in group_like}, keep_default_na=False,
+                                dtype={name: str for name in group_like if name != columns.label},
+                                keep_default_na=False,
                                 na_values={name: list(TEXT_MISSING if name in text_like else NUMBER_MISSING)
                                            for name in needed})
         except UnicodeDecodeError as err:

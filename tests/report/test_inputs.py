@@ -258,3 +258,17 @@ def test_a_group_column_with_very_many_groups_warns():
                           "g": np.repeat([f"g{i}" for i in range(MANY_GROUPS + 1)], 2)})
     with pytest.warns(AuditWarning, match=f"has {MANY_GROUPS + 1} groups"):
         audit(frame, label="y", decision="d", groups="g", n_boot=0)
+
+
+def test_label_that_is_also_a_group_column_reads_as_binary(tmp_path):
+    path = _csv(tmp_path, _frame(90))
+    report = audit(path, **(ARGS | {"groups": ["race", "y"], "min_count": 5}))
+    assert set(report.rates.query("column == 'y'")["group"]) == {"0", "1"}
+
+
+def test_reference_to_an_unknown_column_says_so(tmp_path, capsys):
+    path = _csv(tmp_path, _frame())
+    code, left = _run(tmp_path, path, "--label", "y", "--score", "p", "--threshold", "0.5", "--group", "race",
+                      "--group", "sex", "--reference", "rase=a")
+    assert (code, left) == (2, [])
+    assert "names column 'rase', which is not a --group column (closest: 'race')" in capsys.readouterr().err
