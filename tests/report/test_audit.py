@@ -288,6 +288,12 @@ def test_intersections_section_links_its_explainer(report, table):
     assert "subgroup-fairness-and-the-worst-off-group" not in single.to_markdown()
 
 
+def test_relative_links_are_explained_unless_a_docs_url_is_given(report):
+    assert "--docs-url" in report.to_html() and "/explainers/equalized-odds/" in report.to_html()
+    html = report.to_html(docs_url="https://example.org/site")
+    assert "--docs-url" not in html and "https://example.org/site/explainers/equalized-odds/" in html
+
+
 def test_docstring_examples_run():
     import doctest
 
