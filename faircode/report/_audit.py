@@ -176,7 +176,9 @@ def _four_fifths_rows(view, ev, threshold, confidence) -> pd.DataFrame:
     favourable outcome's rate, 1 - selection rate (the rule is about the favourable rate; the flag rate's ratio
     above 1.25 is not the same condition). The interval is the paired percentile bootstrap of the ratio to that
     named group (recomputed in each resample, the comparator held fixed as chosen on the data: not an interval
-    for a maximum over groups), or the combined exact interval when either rate has few events."""
+    for a maximum over groups), or the combined exact interval when either rate has few events. It does not
+    account for the comparator being chosen as the highest on the same data: with 5 groups of 500 rows and equal
+    true rates, 83% of the 95% intervals (160 in 40 simulations) held the true ratio 1; the caveat says so."""
     s = ev.rates[:, 0]
     eligible = ~ev.too_small[:, 0] & ~np.isnan(s)
     low, high = _exact_bounds(ev, float(np.sqrt(confidence)))

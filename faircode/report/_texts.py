@@ -41,8 +41,11 @@ FOUR_FIFTHS_CAVEAT = (
     "Guidelines treat a ratio under 0.8 as a rule of thumb for noticing adverse impact, not a legal test: they say "
     "a smaller difference can still matter when it is statistically and practically significant, and a ratio under "
     "0.8 may mean nothing when the numbers are small. Read the interval: a ratio whose interval holds 0.8 has not "
-    "been shown to be under it, or above it. The interval is for the ratio to the group named, chosen as highest "
-    "on these data. The rule is written for a favourable decision (a hire, an approval). If a positive prediction "
+    "been shown to be under it, or above it. The interval is for the ratio to the group named, and that group was "
+    "chosen because its rate is highest in these data: when groups' rates are close, the ratios lean below their "
+    "true values and the intervals cover less often than stated (5 groups of 500 rows with equal rates: 83% of "
+    "95% intervals held the true ratio 1). The gaps to the reference above, a group fixed in advance, do not have "
+    "this problem. The rule is written for a favourable decision (a hire, an approval). If a positive prediction "
     "here is unfavourable (flagged as high risk), the rule applies to the favourable outcome's rate, "
     "1 - selection rate, over the highest such rate: the second table ('positive unfavourable') gives that ratio. "
     "A ratio of flag rates above 1.25 is not the same condition.")

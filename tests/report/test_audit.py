@@ -218,6 +218,7 @@ def test_four_fifths_compares_every_group_with_the_highest_not_the_reference():
     assert ff.loc["low", "ratio"] == pytest.approx(0.5)
     assert ff.loc["top", "ratio"] == 1.0 and ff.loc["top", "is_comparator"]
     assert "'top'" in report.to_markdown()
+    assert "chosen because its rate is highest in these data" in report.to_markdown()  # the interval's limit
 
 
 def test_four_fifths_for_an_unfavourable_positive_uses_the_favourable_rate():
