@@ -94,7 +94,8 @@ def paired_change(right_a, right_b, *, n_boot=4000, confidence=0.95, rng):
 
 def flip_bound(flips, n, confidence=0.95):
     """Exact bound on the size of the change: |change| is at most the share of rows
-    that flipped, so the Clopper-Pearson upper end for that share bounds it."""
+    that flipped, so the upper end of the two-sided Clopper-Pearson interval for that
+    share bounds it (a one-sided bound at (1 + confidence) / 2, i.e. 97.5% for 95%)."""
     return beta.ppf((1 + confidence) / 2, flips + 1, n - flips) if flips < n else 1.0
 
 
@@ -127,7 +128,9 @@ for r in results:
 table = pd.DataFrame(rows)
 print(
     f"95% paired bootstrap intervals; where fewer than {MIN_FLIPS} test rows flipped, "
-    "an exact 95% bound on the size of the change instead\n"
+    "an exact bound on the size of the change instead (upper end of the two-sided "
+    "95% Clopper-Pearson interval for the flipped share, a one-sided "
+    f"{(1 + 0.95) / 2:.1%} bound)\n"
 )
 for family in FAMILIES:
     part = [r for r in results if r["model"] == family]
@@ -404,6 +407,7 @@ fig.set_label(
     "Dot plot of the change in accuracy on each held-out group, race and native "
     "country, for a "
     "random forest and a logistic regression, with 95% paired bootstrap intervals, "
-    "or dotted exact 95% bounds on the size of the change where fewer than five rows "
+    "or dotted exact bounds on the size of the change (upper end of the two-sided "
+    "95% Clopper-Pearson interval for the flipped share) where fewer than five rows "
     "flipped"
 )
