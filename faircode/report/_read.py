@@ -205,7 +205,8 @@ def drop_missing(table: Table, columns: Columns, dropna: bool) -> None:
     first = int(np.flatnonzero(missing[name].to_numpy())[0])
     others = [f"{k}: {v}" for k, v in counts.items() if v and k != name]
     also = f" (also missing: {', '.join(others)})" if others else ""
-    what = "missing or infinite values" if name == columns.score else "missing values"
+    what = "missing or infinite value" if name == columns.score else "missing value"
+    what += "" if counts[name] == 1 else "s"
     raise AuditInputError(
         f"the {columns.role(name)} column {name!r} has {int(counts[name])} {what}, the first in "
         f"{_row(table, first)}{also}; fill them, or pass dropna=True (--dropna) to drop those rows")
@@ -247,7 +248,7 @@ def numeric(table: Table, name: str, role: str) -> np.ndarray:
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
             raise AuditInputError(
-                f"the {role} column {name!r} must hold numbers; {int(bad.sum())} values are not, the first "
+                f"the {role} column {name!r} must hold numbers; {int(bad.sum())} {'value is' if bad.sum() == 1 else 'values are'} not, the first "
                 f"{values.iloc[first]!r} in {_row(table, first)}")
         values = converted
     return values.to_numpy(float)

@@ -153,7 +153,7 @@ def test_score_without_threshold_and_non_numeric_score():
         audit(_frame(), **(ARGS | {"threshold": None}))
     frame = _frame().astype({"p": object})
     frame.loc[4, "p"] = "high"
-    with pytest.raises(AuditInputError, match=r"must hold numbers; 1 values are not, the first 'high' in row 5"):
+    with pytest.raises(AuditInputError, match=r"must hold numbers; 1 value is not, the first 'high' in row 5"):
         audit(frame, **ARGS)
 
 
@@ -187,7 +187,7 @@ def test_group_values_na_and_none_are_groups_not_missing(tmp_path):
     frame.loc[3, "region"] = ""
     frame["p"] = frame["p"].astype(object)
     frame.loc[5, "p"] = "NA"
-    with pytest.raises(AuditInputError, match=r"'p' has 1 missing .*\(also missing: region: 1\)"):
+    with pytest.raises(AuditInputError, match=r"'p' has 1 missing or infinite value, .*\(also missing: region: 1\)"):
         audit(_csv(tmp_path, frame, "empty.csv"), **(ARGS | {"groups": "region"}))
     report = audit(_csv(tmp_path, frame, "empty2.csv"), **(ARGS | {"groups": "region", "min_count": 5, "dropna": True}))
     assert report.meta["rows_dropped_missing"] == 2
