@@ -360,10 +360,17 @@ print(
 FIXED_FPR = [0.02, 0.04, 0.06, 0.1, 0.2, 0.4]
 
 
+LOW_FPR = 0.06  # the low-FPR range where the base model and the error-rate rules sit
+GRID = np.linspace(0, LOW_FPR, 601)
+
+
 def tpr_at(rows):
-    """The group's TPR at each fixed FPR, read off its ROC curve (linear in between)."""
+    """The group's TPR at each fixed FPR, read off its ROC curve (linear in between),
+    and last its partial area under the curve from FPR 0 to LOW_FPR, divided by
+    LOW_FPR (the mean TPR over that range)."""
     fpr, tpr, _ = roc_curve(y[test][rows], scores[rows])
-    return np.interp(FIXED_FPR, fpr, tpr)
+    partial = np.trapezoid(np.interp(GRID, fpr, tpr), GRID) / LOW_FPR
+    return np.append(np.interp(FIXED_FPR, fpr, tpr), partial)
 
 
 index = {"women": np.flatnonzero(is_woman), "men": np.flatnonzero(~is_woman)}
@@ -377,13 +384,20 @@ boot = np.array(
     ]
 )
 low, high = np.quantile(boot, [0.025, 0.975], axis=0)
+difference = point["women"] - point["men"]
+print(
+    f"partial area under the curve, FPR 0 to {LOW_FPR}, divided by {LOW_FPR}: women "
+    f"{point['women'][-1]:.3f}, men {point['men'][-1]:.3f}; women minus men "
+    f"{difference[-1]:+.3f} [{low[-1]:+.3f}, {high[-1]:+.3f}] (95% bootstrap), "
+    f"share of resamples at or below 0: {(boot[:, -1] <= 0).mean():.3f}"
+)
 table = pd.DataFrame(
     {
-        "TPR women": [f"{v:.3f}" for v in point["women"]],
-        "TPR men": [f"{v:.3f}" for v in point["men"]],
-        "women minus men": [
+        "TPR women": [f"{v:.3f}" for v in point["women"][:-1]],
+        "TPR men": [f"{v:.3f}" for v in point["men"][:-1]],
+        "women minus men (pointwise)": [
             f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-            for d, lo, hi in zip(point["women"] - point["men"], low, high)
+            for d, lo, hi in zip(difference[:-1], low[:-1], high[:-1])
         ],
     },
     index=pd.Index([f"{f:.2f}" for f in FIXED_FPR], name="at FPR"),
@@ -395,28 +409,54 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 from faircode.display import show
-from faircode.metrics import mean_over_runs
+from faircode.metrics import mean_over_runs, over_resplits
 
 HALVINGS = range(data.random_state, data.random_state + 10)
 RULES = {"TPR parity": "true_positive_rate_parity", "equalized odds": "equalized_odds"}
-tpr_gap = {(rule, fit): [] for rule in RULES for fit in ("held back", "in-sample")}
+
+
+def rule_gap(fitted_model, model_scores, rows, constraint):
+    """TPR gap draws on the test rows of a rule fitted on `rows` for `fitted_model`."""
+    optimizer = ThresholdOptimizer(
+        estimator=fitted_model,
+        constraints=constraint,
+        prefit=True,
+        predict_method="predict_proba",
+    ).fit(X.iloc[rows], y[rows], sensitive_features=sex[rows])
+    return gap_draws(selection_probability(optimizer, model_scores, sex[test]), "tpr")
+
+
+# gap[rule][m, t]: one list per halving; m = the half the model is fitted on, t = the
+# half the thresholds are fitted on ("A" the halving's first half, "B" its second).
+gap = {rule: {} for rule in RULES}
+fixed_model = []  # the page's model, equalized odds fitted on each halving's half B
 own_minus_held_auc = []
 per_halving = []
 for seed in HALVINGS:
-    own, other = (
-        np.sort(rows)
-        for rows in train_test_split(
-            train, test_size=0.5, stratify=cells, random_state=seed
+    halves = dict(
+        zip(
+            "AB",
+            (
+                np.sort(rows)
+                for rows in train_test_split(
+                    train, test_size=0.5, stratify=cells, random_state=seed
+                )
+            ),
         )
     )
-    half_model = build_model("logistic_regression", data.random_state).fit(
-        X.iloc[own], y[own]
-    )
-    test_scores = half_model.predict_proba(X.iloc[test])[:, 1]
+    models = {
+        half: build_model("logistic_regression", data.random_state).fit(
+            X.iloc[rows], y[rows]
+        )
+        for half, rows in halves.items()
+    }
+    test_scores = {
+        half: m.predict_proba(X.iloc[test])[:, 1] for half, m in models.items()
+    }
     # Are the model's scores better separated on its own rows than on the other half?
     auc = {}
-    for name, rows in (("own", own), ("other", other)):
-        fitted = half_model.predict_proba(X.iloc[rows])[:, 1]
+    for name, rows in (("own", halves["A"]), ("other", halves["B"])):
+        fitted = models["A"].predict_proba(X.iloc[rows])[:, 1]
         auc[name] = [
             roc_auc_score(y[rows][sex[rows] == g], fitted[sex[rows] == g])
             for g in ("women", "men")
@@ -424,16 +464,14 @@ for seed in HALVINGS:
     own_minus_held_auc.append(np.subtract(auc["own"], auc["other"]))
     row = {"halving": seed}
     for rule, constraint in RULES.items():
-        for fit, rows in (("held back", other), ("in-sample", own)):
-            optimizer = ThresholdOptimizer(
-                estimator=half_model,
-                constraints=constraint,
-                prefit=True,
-                predict_method="predict_proba",
-            ).fit(X.iloc[rows], y[rows], sensitive_features=sex[rows])
-            prob = selection_probability(optimizer, test_scores, sex[test])
-            tpr_gap[rule, fit].append(gap_draws(prob, "tpr"))
-            row[f"{rule}, {fit}"] = tpr_gap[rule, fit][-1][0]
+        for m in "AB":
+            for half in "AB":
+                gap[rule].setdefault((m, half), []).append(
+                    rule_gap(models[m], test_scores[m], halves[half], constraint)
+                )
+        row[f"{rule}, held back"] = gap[rule]["A", "B"][-1][0]
+        row[f"{rule}, in-sample"] = gap[rule]["A", "A"][-1][0]
+    fixed_model.append(rule_gap(model, scores, halves["B"], RULES["equalized odds"]))
     per_halving.append(row)
 table = pd.DataFrame(per_halving).set_index("halving")
 table.columns = pd.MultiIndex.from_tuples(
@@ -441,22 +479,46 @@ table.columns = pd.MultiIndex.from_tuples(
 )
 print("test TPR gap (women minus men) of each rule's expected decisions:")
 show(table, float_format=lambda v: f"{v:+.3f}")
-for rule in RULES:
-    held = np.array(tpr_gap[rule, "held back"])
-    shift = np.array(tpr_gap[rule, "in-sample"]) - held
-    estimate, low, high = mean_over_runs(shift[:, 0], shift[:, 1:])
-    print(
-        f"{rule}: held back, TPR gap from {held[:, 0].min():+.3f} to "
-        f"{held[:, 0].max():+.3f} over the halvings (sd {held[:, 0].std(ddof=1):.3f}); "
-        f"in-sample minus held back {estimate:+.3f} [{low:+.3f}, {high:+.3f}] "
-        "(mean over runs, 95%)"
+
+
+def spread(values):
+    values = np.asarray(values)
+    return (
+        f"from {values.min():+.3f} to {values.max():+.3f} over the halvings "
+        f"(sd {values.std(ddof=1):.3f})"
     )
+
+
+half_size = len(train) // 2
+for rule in RULES:
+    g = {key: np.array(draws) for key, draws in gap[rule].items()}
+    print(f"{rule}: held back, TPR gap {spread(g['A', 'B'][:, 0])}")
+    # Crossed: each half's model with thresholds from its own half, minus with
+    # thresholds from the other half; which rows each fit drew cancels out.
+    effect = (g["A", "A"] + g["B", "B"] - g["A", "B"] - g["B", "A"]) / 2
+    mean, low, high = mean_over_runs(effect[:, 0], effect[:, 1:])
+    _, new_low, new_high = over_resplits(
+        effect[:, 0], n_test=half_size, n_train=half_size
+    )
+    print(
+        f"  thresholds on the model's own half instead of the other: "
+        f"{effect[:, 0].min():+.3f} to {effect[:, 0].max():+.3f} per halving; "
+        f"mean {mean:+.3f}, [{low:+.3f}, {high:+.3f}] for these rows (mean over runs), "
+        f"[{new_low:+.3f}, {new_high:+.3f}] for a new sample (corrected for re-splits)"
+    )
+fixed = np.array(fixed_model)[:, 0]
+print(
+    "equalized odds, the page's model held fixed, thresholds on each halving's "
+    f"second half: TPR gap {spread(fixed)}"
+)
 shift_auc = np.array(own_minus_held_auc)
 print(
-    "area under the curve on the model's own half minus on the other half, mean "
-    "over the halvings (sd): "
+    "area under the curve on the model's own half minus on the other half, mean over "
+    "the halvings (95%, corrected for re-splits): "
     + ", ".join(
-        f"{g} {shift_auc[:, i].mean():+.3f} ({shift_auc[:, i].std(ddof=1):.3f})"
+        "{} {:+.3f} [{:+.3f}, {:+.3f}]".format(
+            g, *over_resplits(shift_auc[:, i], n_test=half_size, n_train=half_size)
+        )
         for i, g in enumerate(("women", "men"))
     )
 )
