@@ -282,14 +282,17 @@ def test_interval_labels_say_what_was_computed():
     assert unweighted.set_index(["column", "group", "metric"]).loc[("g", "top", "selection_rate"), "interval"] == "exact"
 
 
-def test_intersections_section_links_its_explainer(report, table):
-    assert "subgroup-fairness-and-the-worst-off-group" in report.to_markdown()
-    assert "subgroup-fairness-and-the-worst-off-group" in report.to_html()
-    single = audit(table, label="y", score="p", threshold=0.5, groups=["race", "sex"], n_boot=0)
+def test_intersections_section_links_its_explainer():
+    df = _three_groups().assign(h=lambda d: np.where(np.arange(len(d)) % 2, "u", "v"))
+    both = audit(df, label="y", decision="d", groups=["g", "h"], intersections=True, n_boot=0)
+    assert "subgroup-fairness-and-the-worst-off-group" in both.to_markdown()
+    assert "subgroup-fairness-and-the-worst-off-group" in both.to_html()
+    single = audit(df, label="y", decision="d", groups=["g", "h"], n_boot=0)
     assert "subgroup-fairness-and-the-worst-off-group" not in single.to_markdown()
 
 
-def test_relative_links_are_explained_unless_a_docs_url_is_given(report):
+def test_relative_links_are_explained_unless_a_docs_url_is_given():
+    report = audit(_three_groups(), label="y", decision="d", groups="g", n_boot=0)
     assert "--docs-url" in report.to_html() and "/explainers/equalized-odds/" in report.to_html()
     html = report.to_html(docs_url="https://example.org/site")
     assert "--docs-url" not in html and "https://example.org/site/explainers/equalized-odds/" in html
