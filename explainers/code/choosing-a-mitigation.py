@@ -147,6 +147,17 @@ def other_methods(data, X, y, s, train, test, seed, target):
     return decisions, width
 
 
+def harness_resplit(data, y, seed):
+    """The harness's re-split: stratified on the outcome, at this seed."""
+    train, test = train_test_split(
+        np.arange(len(y)),
+        test_size=data.manifest.test_size,
+        stratify=y,
+        random_state=seed,
+    )
+    return np.sort(train), np.sort(test)
+
+
 decisions, measured, widths, s3_fits = {}, {}, [], {}
 for name in AUDITS:
     target = harness.attrs["audits"][name]["target"]
@@ -156,16 +167,8 @@ for name in AUDITS:
     for k, seed in enumerate(harness.attrs["audits"][name]["seeds"]):
         if k == 0:
             train, test = data.idx_train, data.idx_test
-        else:  # the harness's re-split: stratified on the outcome, at seed + k
-            train, test = map(
-                np.sort,
-                train_test_split(
-                    np.arange(len(y)),
-                    test_size=data.manifest.test_size,
-                    stratify=y,
-                    random_state=seed,
-                ),
-            )
+        else:  # the harness's re-split, at seed + k
+            train, test = harness_resplit(data, y, seed)
         with threadpool_limits(limits=1):
             split = {}
             for strategy in HARNESS:
@@ -421,15 +424,7 @@ for seed in range(first, first + 10):
         y_test, s_test, split = decisions[name, seed]
         split = {m: split[m] for m in MORE}
     else:  # the same re-split as the harness's
-        train, test = map(
-            np.sort,
-            train_test_split(
-                np.arange(len(y)),
-                test_size=data.manifest.test_size,
-                stratify=y,
-                random_state=seed,
-            ),
-        )
+        train, test = harness_resplit(data, y, seed)
         y_test, s_test = y[test], s[test]
         with threadpool_limits(limits=1):
             split = {

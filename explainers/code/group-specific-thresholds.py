@@ -208,18 +208,25 @@ def accuracy_draws(pred):
     return counts @ (pred == y[test]) / len(test)
 
 
+def changes_against(base, rules, accuracy_of=accuracy_draws):
+    """Each rule's gaps and accuracy minus the base model's, with 95% intervals."""
+    changes = {}
+    for label, rule in rules.items():
+        draws = {
+            name: gap_draws(rule, metric) - gap_draws(base, metric)
+            for metric, name in GAPS.items()
+        }
+        draws["accuracy"] = accuracy_of(rule) - accuracy_draws(base)
+        changes[label] = {}
+        for name, change in draws.items():
+            low, high = np.quantile(change[1:], [0.025, 0.975])
+            changes[label][name] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+    return changes
+
+
 base = decisions["base model at 0.5"]
-changes = {}
+changes = changes_against(base, {label: decisions[label] for label in CONSTRAINTS})
 for label in CONSTRAINTS:
-    changes[label] = {}
-    draws = {
-        name: gap_draws(decisions[label], metric) - gap_draws(base, metric)
-        for metric, name in GAPS.items()
-    }
-    draws["accuracy"] = accuracy_draws(decisions[label]) - accuracy_draws(base)
-    for name, change in draws.items():
-        low, high = np.quantile(change[1:], [0.025, 0.975])
-        changes[label][name] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
     changes[label]["decisions changed"] = f"{(decisions[label] != base).sum():,}"
 table = pd.DataFrame(changes).T
 table.index.name = "change against the base model"
@@ -264,17 +271,8 @@ def expected_accuracy_draws(prob):
     return counts @ (1 - np.abs(prob - y[test])) / len(test)
 
 
-rows = {}
-for label in CONSTRAINTS:
-    rows[label] = {}
-    draws = {
-        name: gap_draws(expected[label], metric) - gap_draws(base, metric)
-        for metric, name in GAPS.items()
-    }
-    draws["accuracy"] = expected_accuracy_draws(expected[label]) - accuracy_draws(base)
-    for name, change in draws.items():
-        low, high = np.quantile(change[1:], [0.025, 0.975])
-        rows[label][name] = f"{change[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+rules = {label: expected[label] for label in CONSTRAINTS}
+rows = changes_against(base, rules, accuracy_of=expected_accuracy_draws)
 table = pd.DataFrame(rows).T
 table.index.name = "expected change against the base model"
 show(table)
