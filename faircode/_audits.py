@@ -113,11 +113,20 @@ def read_verified(manifest: Manifest) -> pd.DataFrame:
     actual = hashlib.sha256(content).hexdigest()
     if actual != manifest.data_sha256:
         raise DataFileError(f"data file {path} has SHA-256 {actual}, expected {manifest.data_sha256}; {how}")
-    # na_filter=False keeps "?" and every other spelling as it is; numeric columns are inferred.
-    frame = pd.read_csv(io.BytesIO(content), na_filter=False)
+    # na_filter=False keeps "?" and every other spelling as it is; numeric columns are inferred. A data file
+    # named *.gz is a gzip-compressed CSV (the checksum is of the compressed bytes).
+    frame = pd.read_csv(io.BytesIO(content), na_filter=False,
+                        compression="gzip" if path.name.endswith(".gz") else None)
     missing = [c for c in (*manifest.feature_columns, *manifest.unused, manifest.outcome) if c not in frame]
     if missing:
         raise DataFileError(f"data file {path} lacks columns {missing} that {manifest.folder / MANIFEST} names; {how}")
+    if manifest.unit:
+        repeated = frame[manifest.unit][frame[manifest.unit].duplicated()]
+        if len(repeated):
+            raise DataFileError(
+                f"data file {path} holds {len(repeated):,} row(s) whose {manifest.unit} already appears in an earlier "
+                f"row (first: {repeated.iloc[0]}); {manifest.folder / MANIFEST} declares one row per "
+                f"{manifest.unit}, so that no split can put one {manifest.unit} in both train and test; {how}")
     return frame
 
 

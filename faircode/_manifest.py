@@ -96,6 +96,10 @@ class Manifest:
     # Values of a column that do not mean what they seem to say (``[[value_notes]]``): each as
     # {"column", "value", "note"}; the data card counts their rows in each sample.
     value_notes: tuple = ()
+    # The column that names the unit a row describes (a patient), when the raw data had several rows per unit:
+    # the data file must then hold one row per unit, which ``load_audit`` checks, so that no split of its rows
+    # can put one unit on both sides. Empty when each row is its own unit.
+    unit: str = ""
 
     @property
     def data_path(self) -> pathlib.Path:
@@ -158,7 +162,9 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         target=dict(spec.get("target", {})),
         rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())),
         samples=samples, declares_samples="samples" in spec,
-        value_notes=_read_value_notes(path, spec.get("value_notes", [])))
+        value_notes=_read_value_notes(path, spec.get("value_notes", [])), unit=spec.get("unit", ""))
+    if not isinstance(manifest.unit, str):
+        raise ValueError(f"{path}: `unit` must be a column name (text); got {manifest.unit!r}")
     if manifest.target and manifest.target.get("attribute") not in protected:
         raise ValueError(f"{path}: target.attribute is {manifest.target.get('attribute')!r}; expected one of the "
                          f"protected attributes {list(protected)}")
@@ -171,6 +177,9 @@ def read_manifest(path: pathlib.Path) -> Manifest:
     if unlisted:
         raise ValueError(f"{path}: samples filter on columns {unlisted} that the manifest does not list "
                          "(protected, proxies, core, unused or outcome)")
+    if manifest.unit and manifest.unit not in listed:
+        raise ValueError(f"{path}: unit {manifest.unit!r} is not a column the manifest lists (protected, proxies, "
+                         "core, unused or outcome)")
     unlisted = sorted({n["column"] for n in manifest.value_notes} - set(listed))
     if unlisted:
         raise ValueError(f"{path}: value_notes name columns {unlisted} that the manifest does not list "

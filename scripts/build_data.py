@@ -3,8 +3,8 @@
     python scripts/build_data.py --source ../shared/data     # from a local folder of the raw files
     python scripts/build_data.py --source url                # from the original archives (needs the network)
 
-It writes ``Benefits Denial/adult.csv``, ``German Credit Lending/german_credit.csv`` and
-``Pretrial Risk Assessment/compas.csv``, records the built files' checksums in each audit's ``audit.toml``
+It writes ``Benefits Denial/adult.csv``, ``German Credit Lending/german_credit.csv``,
+``Pretrial Risk Assessment/compas.csv`` and ``Healthcare Readmission/readmission.csv.gz`` (gzip, no timestamp), records the built files' checksums in each audit's ``audit.toml``
 (``data_sha256``) and, for an audit whose rows are filtered, the rows kept after each filter, and regenerates
 each audit's data card ``DATA.md``. Running it twice gives byte-identical files.
 
@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import hashlib
 import io
 import pathlib
 import re
 import sys
 import urllib.request
+import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
 PROPUBLICA = "https://raw.githubusercontent.com/propublica/compas-analysis/master"
+DIABETES_ZIP = "https://archive.ics.uci.edu/static/public/296/diabetes+130-us+hospitals+for+years+1999-2008.zip"
 RAW = {
     "adult.data": (f"{UCI}/adult/adult.data",
                    "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"),
@@ -34,6 +37,12 @@ RAW = {
                     "b21f3d81db8071257d5ff1deaeba1fd4303b62712e6fcc9715c7a86202cb5871"),
     "compas-scores-two-years.csv": (f"{PROPUBLICA}/compas-scores-two-years.csv",
                                     "c451db85908b2f7fef1d83203bedf6b71ecda0d5af468d82ae62178f91d0cc7d"),
+    # Diabetes 130-US hospitals (UCI dataset 296): the encounters and the code tables of three of their columns.
+    # Distributed only inside UCI's zip: the file of that name is taken from it.
+    "diabetic_data.csv": (f"{DIABETES_ZIP}#diabetic_data.csv",
+                          "0689e7ec031237dc63031b938805c48377748761a3b26acab621567afa24df97"),
+    "IDs_mapping.csv": (f"{DIABETES_ZIP}#IDs_mapping.csv",
+                        "f1bb82b471cb34649352597572c9b1fb00bd27f77b9f5a22a03dc3eb1039749e"),
 }
 
 ADULT_COLUMNS = [
@@ -91,9 +100,16 @@ def fetch(name: str, source: str) -> bytes:
     """Return the raw file's bytes from a local folder or its canonical URL, after checking its SHA-256."""
     url, expected = RAW[name]
     if source == "url":
+        url, _, member = url.partition("#")
         with urllib.request.urlopen(url, timeout=60) as response:
             data = response.read()
         where = url
+        if member:  # a file inside a zip archive, found by its name in any folder of the archive
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                found = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == member]
+                if len(found) != 1:
+                    raise FileNotFoundError(f"{url}: expected one file named {member} in the zip, found {found}")
+                data, where = archive.read(found[0]), f"{url} ({found[0]})"
     else:
         path = pathlib.Path(source) / name
         if not path.is_file():
@@ -235,6 +251,129 @@ def build_compas(raw: bytes, steps: list | None = None) -> bytes:
     return to_csv(COMPAS_COLUMNS, [[row[c] for c in COMPAS_COLUMNS] for row in records])
 
 
+# Diabetes 130-US hospitals (Strack et al., 2014): one row per inpatient encounter of a diabetic patient.
+DIABETES_ROWS = 101766
+# discharge_disposition_id codes after which a patient cannot be readmitted (IDs_mapping.csv): expired (11; 19, 20
+# and 21 expired at home, in a medical facility, place unknown) and hospice (13 at home, 14 in a medical facility).
+DEATH_OR_HOSPICE = {"11", "19", "20", "21", "13", "14"}
+# The 21 of its 23 medication columns that vary; examide and citoglipton are "No" in every row of the file.
+DIABETES_DRUGS = [
+    "metformin", "repaglinide", "nateglinide", "chlorpropamide", "glimepiride", "acetohexamide", "glipizide",
+    "glyburide", "tolbutamide", "pioglitazone", "rosiglitazone", "acarbose", "miglitol", "troglitazone",
+    "tolazamide", "insulin", "glyburide-metformin", "glipizide-metformin", "glimepiride-pioglitazone",
+    "metformin-rosiglitazone", "metformin-pioglitazone",
+]
+# The committed columns, in order. The three id columns are decoded into their descriptions (admission_type,
+# discharge_disposition, admission_source); each diagnosis keeps its ICD-9 code and gains its chapter group
+# (diag_1_group, ...), the grouping Strack et al. used, so that a model sees 10 groups rather than 700 codes.
+READMISSION_COLUMNS = [
+    "encounter_id", "patient_nbr", "race", "gender", "age", "weight", "admission_type", "discharge_disposition",
+    "admission_source", "time_in_hospital", "payer_code", "medical_specialty", "num_lab_procedures",
+    "num_procedures", "num_medications", "number_outpatient", "number_emergency", "number_inpatient",
+    "diag_1", "diag_2", "diag_3", "diag_1_group", "diag_2_group", "diag_3_group", "number_diagnoses",
+    "max_glu_serum", "A1Cresult", *DIABETES_DRUGS, "change", "diabetesMed", "readmitted",
+]
+_ID_TABLES = {"admission_type_id": "admission_type", "discharge_disposition_id": "discharge_disposition",
+              "admission_source_id": "admission_source"}
+
+
+def id_tables(raw: bytes) -> dict:
+    """IDs_mapping.csv's three code tables as {id column: {code: description}}.
+
+    The file stacks three ``id,description`` tables, each with its own header, separated by a line holding only
+    a comma; some descriptions start with a space (stripped here).
+    """
+    tables, current = {}, None
+    for number, line in enumerate(raw.decode("utf-8").splitlines(), start=1):
+        if line.strip() in ("", ","):
+            current = None
+            continue
+        code, sep, description = line.partition(",")
+        if not sep:
+            raise ValueError(f"IDs_mapping.csv line {number}: expected 'id,description', got {line!r}")
+        if current is None:
+            if code not in _ID_TABLES or description.strip() != "description":
+                raise ValueError(f"IDs_mapping.csv line {number}: expected a table header such as "
+                                 f"'admission_type_id,description', got {line!r}")
+            current = tables.setdefault(code, {})
+            continue
+        current[code.strip()] = description.strip().strip('"')
+    if set(tables) != set(_ID_TABLES):
+        raise ValueError(f"IDs_mapping.csv: tables {sorted(tables)}, expected {sorted(_ID_TABLES)}")
+    return tables
+
+
+def icd9_group(code: str) -> str:
+    """The ICD-9 chapter group of a diagnosis code, as Strack et al. (2014, table 2) grouped them."""
+    if code == "?":
+        return "missing"
+    if code[0] in "VE":  # supplementary codes: health-service contacts (V) and external causes of injury (E)
+        return "other"
+    value = float(code)
+    if int(value) == 250:
+        return "diabetes"
+    for name, ranges in (("circulatory", [(390, 459), (785, 785)]), ("respiratory", [(460, 519), (786, 786)]),
+                         ("digestive", [(520, 579), (787, 787)]), ("injury", [(800, 999)]),
+                         ("musculoskeletal", [(710, 739)]), ("genitourinary", [(580, 629), (788, 788)]),
+                         ("neoplasms", [(140, 239)])):
+        if any(low <= int(value) <= high for low, high in ranges):
+            return name
+    return "other"
+
+
+def build_readmission(raw: bytes, ids: bytes, steps: list | None = None) -> bytes:
+    """One encounter per patient, death and hospice discharges left out (see the audit's manifest for why)."""
+    tables = id_tables(ids)
+    reader = csv.DictReader(io.StringIO(raw.decode("utf-8")))
+    records = list(reader)
+    if len(records) != DIABETES_ROWS:
+        raise ValueError(f"diabetic_data.csv: {len(records)} rows, expected {DIABETES_ROWS:,}")
+    missing = [c for c in ("encounter_id", "patient_nbr", "readmitted", *_ID_TABLES, *DIABETES_DRUGS)
+               if c not in reader.fieldnames]
+    if missing:
+        raise ValueError(f"diabetic_data.csv lacks columns {missing}")
+    taken = [("all encounters of the raw file", "one row per inpatient encounter of a diabetic patient in 130 US "
+              "hospitals, 1999-2008; a patient can have several", len(records))]
+    records = [row for row in records if row["discharge_disposition_id"] not in DEATH_OR_HOSPICE]
+    taken.append(("discharge not to death or hospice (discharge_disposition_id not 11, 13, 14, 19, 20, 21)",
+                  "a patient who died or went to hospice cannot be readmitted, so the outcome has no meaning for "
+                  "them; readmission studies leave these encounters out, as Strack et al. did", len(records)))
+    records.sort(key=lambda row: int(row["encounter_id"]))
+    seen, first = set(), []
+    for row in records:
+        if row["patient_nbr"] not in seen:
+            seen.add(row["patient_nbr"])
+            first.append(row)
+    taken.append(("each patient's first remaining encounter (lowest encounter_id)",
+                  "a patient's encounters share the patient: with several per patient, a split of rows can put "
+                  "one patient on both sides (the model is then tested on people it has seen) and the rows are "
+                  "not independent, which every interval here assumes; one encounter per patient removes both, "
+                  "as Strack et al. did", len(first)))
+    if steps is not None:
+        steps.extend(taken)
+    rows = []
+    for row in first:
+        out = dict(row)
+        for id_column, name in _ID_TABLES.items():
+            code = row[id_column]
+            if code not in tables[id_column]:
+                raise ValueError(f"diabetic_data.csv encounter {row['encounter_id']}: {id_column} {code!r} is not "
+                                 f"in IDs_mapping.csv")
+            out[name] = tables[id_column][code]
+        for k in (1, 2, 3):
+            out[f"diag_{k}_group"] = icd9_group(row[f"diag_{k}"])
+        rows.append([out[c] for c in READMISSION_COLUMNS])
+    return to_csv(READMISSION_COLUMNS, rows)
+
+
+def gzipped(build):
+    """A builder whose CSV is gzip-compressed without a timestamp, so that rebuilding gives the same bytes."""
+    def build_gzipped(*args, **kwargs) -> bytes:
+        return gzip.compress(build(*args, **kwargs), compresslevel=9, mtime=0)
+    build_gzipped.__name__ = build.__name__
+    return build_gzipped
+
+
 def to_csv(header, rows) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -279,13 +418,17 @@ def record_rows_kept(manifest: pathlib.Path, steps) -> None:
     write_if_changed(manifest, ("\n".join(lines) + "\n").encode())
 
 
-# audit -> (raw file, data file written, builder); a builder that takes `steps` filters rows and reports how.
+build_healthcare = gzipped(build_readmission)
+
+# audit -> (raw file or files, data file written, builder); a builder that takes `steps` filters rows and reports how.
 AUDITS = {
     "Benefits Denial": ("adult.data", "adult.csv", build_adult),
     "German Credit Lending": ("german.data", "german_credit.csv", build_german),
     "Pretrial Risk Assessment": ("compas-scores-two-years.csv", "compas.csv", build_compas),
+    "Healthcare Readmission": (("diabetic_data.csv", "IDs_mapping.csv"), "readmission.csv.gz",
+                               build_healthcare),
 }
-FILTERED = {build_compas}
+FILTERED = {build_compas, build_healthcare}
 
 
 def main(argv=None) -> int:
@@ -295,14 +438,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for audit, (raw_name, out_name, build) in AUDITS.items():
         folder = ROOT / audit
+        raws = [fetch(name, args.source) for name in ((raw_name,) if isinstance(raw_name, str) else raw_name)]
         if build in FILTERED:
             steps = []
-            data = build(fetch(raw_name, args.source), steps)
+            data = build(*raws, steps)
             record_rows_kept(folder / "audit.toml", steps)
             for rule, _, rows in steps:
                 print(f"{audit}: {rows:>6,} rows after: {rule}")
         else:
-            data = build(fetch(raw_name, args.source))
+            data = build(*raws)
         write_if_changed(folder / out_name, data)
         record_checksum(folder / "audit.toml", sha256_bytes(data))
         print(f"{audit}/{out_name}: {sha256_bytes(data)}")

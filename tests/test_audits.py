@@ -12,7 +12,8 @@ import pytest
 from faircode._audits import DataFileError, get_manifest, list_audits, load_audit, read_verified, strategy_columns
 from faircode.benchmark import load_audit as load_audit_from_benchmark
 
-AUDITS = ["Benefits Denial", "German Credit Lending", "Pretrial Risk Assessment"]
+AUDITS = ["Benefits Denial", "German Credit Lending", "Healthcare Readmission", "Pretrial Risk Assessment"]
+READMISSION = "Healthcare Readmission"
 
 
 @pytest.fixture(scope="module", params=AUDITS)
@@ -198,7 +199,7 @@ def test_returned_data_is_a_copy():
 
 def test_unknown_audit_lists_the_audits():
     message = ("unknown audit 'Nope'; the audits are: 'Benefits Denial', 'German Credit Lending', "
-               "'Pretrial Risk Assessment'")
+               "'Healthcare Readmission', 'Pretrial Risk Assessment'")
     with pytest.raises(ValueError, match=re.escape(message)):
         load_audit("Nope")
 
@@ -443,3 +444,47 @@ def test_a_screening_date_that_is_not_a_date_is_named(tmp_path):
                                                       "dates (YYYY-MM-DD), but it holds ['14/08/2013']")):
         load_audit(COMPAS, root=tmp_path)
     assert len(load_audit(COMPAS, sample="propublica", root=tmp_path).y) == 6172
+
+
+def test_readmission_has_one_row_per_patient_so_no_patient_is_in_train_and_test():
+    data = load_audit(READMISSION)
+    patients = data.raw["patient_nbr"]
+    assert patients.is_unique and len(patients) == 69_990
+    train, test = set(patients.iloc[data.idx_train]), set(patients.iloc[data.idx_test])
+    assert not train & test
+    # Any other split of the rows is a split of patients too: the harness's re-splits.
+    from faircode._audits import stratified_split
+
+    for seed in (1, 2):
+        a, b = stratified_split(data.y, test_size=0.2, random_state=seed)
+        assert not set(patients.iloc[a]) & set(patients.iloc[b])
+
+
+def test_a_data_file_with_a_patient_twice_is_refused(tmp_path):
+    import gzip
+
+    folder = _copy_audit(tmp_path, READMISSION)
+    path = folder / "readmission.csv.gz"
+    lines = gzip.decompress(path.read_bytes()).decode().splitlines(keepends=True)
+    second = lines[2].split(",")
+    second[1] = lines[1].split(",")[1]  # the second patient row takes the first row's patient_nbr
+    data = gzip.compress("".join([lines[0], lines[1], ",".join(second), *lines[3:]]).encode(), mtime=0)
+    path.write_bytes(data)
+    manifest = folder / "audit.toml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace(get_manifest(READMISSION).data_sha256, hashlib.sha256(data).hexdigest()))
+    with pytest.raises(DataFileError, match=r"holds 1 row\(s\) whose patient_nbr already appears in an earlier row "
+                                            r"\(first: \d+\); .* declares one row per patient_nbr, so that no split "
+                                            r"can put one patient_nbr in both train and test"):
+        load_audit(READMISSION, root=tmp_path)
+
+
+def test_readmission_masks_keep_unknown_race_and_gender_apart():
+    data = load_audit(READMISSION)
+    race, raw = data.masks["race"], data.raw
+    assert race.isna().sum() == (raw["race"] == "?").sum() == 1_919
+    assert (race == 1).sum() == (raw["race"] == "AfricanAmerican").sum()
+    assert data.masks["gender"].isna().sum() == 3
+    assert set(raw.loc[data.masks["age"] == 1, "age"]) == {"[70-80)", "[80-90)", "[90-100)"}
+    # "None" (test not done) stays a value; it is not read as missing.
+    assert (raw["A1Cresult"] == "None").sum() > 50_000

@@ -14,16 +14,53 @@ needs_raw = pytest.mark.skipif(not (SHARED / "adult.data").is_file(),
                                reason=f"raw UCI files not found in {SHARED}")
 needs_compas = pytest.mark.skipif(not (SHARED / "compas-scores-two-years.csv").is_file(),
                                   reason=f"raw COMPAS file not found in {SHARED}")
+needs_diabetes = pytest.mark.skipif(not (SHARED / "diabetic_data.csv").is_file(),
+                                    reason=f"raw Diabetes 130-US hospitals file not found in {SHARED}")
 COMPAS = "Pretrial Risk Assessment"
+READMISSION = "Healthcare Readmission"
 
 
 @needs_raw
 @needs_compas
+@needs_diabetes
 @pytest.mark.parametrize("audit", list(build_data.AUDITS))
 def test_build_reproduces_the_committed_file(audit):
     raw_name, out_name, build = build_data.AUDITS[audit]
-    built = build(build_data.fetch(raw_name, str(SHARED)))
+    names = (raw_name,) if isinstance(raw_name, str) else raw_name
+    built = build(*[build_data.fetch(name, str(SHARED)) for name in names])
     assert built == (ROOT / audit / out_name).read_bytes()
+
+
+@needs_diabetes
+def test_readmission_rows_match_an_independent_selection_from_the_raw_file():
+    import pandas as pd
+
+    raw = pd.read_csv(SHARED / "diabetic_data.csv", dtype=str, keep_default_na=False)
+    alive = raw[~raw["discharge_disposition_id"].isin(["11", "13", "14", "19", "20", "21"])]
+    first = alive.assign(order=alive["encounter_id"].astype(int)).sort_values("order") \
+        .groupby("patient_nbr", sort=False).head(1)
+    built = pd.read_csv(ROOT / READMISSION / "readmission.csv.gz", dtype=str, keep_default_na=False)
+    assert len(raw) == 101_766 and len(alive) == 99_343 and len(built) == 69_990
+    assert built["encounter_id"].tolist() == first["encounter_id"].tolist()
+    assert built["patient_nbr"].is_unique
+    for column in ["race", "gender", "age", "payer_code", "A1Cresult", "readmitted", "number_inpatient"]:
+        assert built[column].tolist() == first[column].tolist(), column
+    assert (built["readmitted"] == "<30").sum() == (first["readmitted"] == "<30").sum()
+
+
+def test_icd9_groups_follow_strack_et_al():
+    group = build_data.icd9_group
+    assert [group(c) for c in ["428", "785", "486", "250.83", "250", "V57", "E909", "?", "996", "715", "174"]] == [
+        "circulatory", "circulatory", "respiratory", "diabetes", "diabetes", "other", "other", "missing", "injury",
+        "musculoskeletal", "neoplasms"]
+
+
+@needs_diabetes
+def test_ids_mapping_is_split_into_its_three_tables():
+    tables = build_data.id_tables(build_data.fetch("IDs_mapping.csv", str(SHARED)))
+    assert {k: len(v) for k, v in tables.items()} == {"admission_type_id": 8, "discharge_disposition_id": 30,
+                                                      "admission_source_id": 25}
+    assert tables["discharge_disposition_id"]["11"] == "Expired"
 
 
 @needs_raw
