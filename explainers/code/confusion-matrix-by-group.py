@@ -117,6 +117,15 @@ print(
     f"{forced.statistic:.3f} [{interval.low:.3f}, {interval.high:.3f}] (conditional "
     f"MLE, exact interval); pooled TPR {1 - pooled_fnr:.3f}, FPR {pooled_fpr:.3f}"
 )
+# A tool with no false positives and the pooled FNR in both groups: precision is 1 in
+# both, but NPV = (1 - p) / ((1 - p) + p * FNR) still depends on the base rate p.
+base = (counts["FN"] + counts["TP"]) / counts["n"]
+npv = (1 - base) / (1 - base + base * pooled_fnr)
+print(
+    f"no false positives, FNR {pooled_fnr:.3f} in both groups: precision 1 in both, "
+    f"NPV {npv[GROUPS[0]]:.3f} ({GROUPS[0]}) against {npv[GROUPS[1]]:.3f} "
+    f"({GROUPS[1]})"
+)
 
 # %%
 import matplotlib.pyplot as plt
