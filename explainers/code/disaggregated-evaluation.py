@@ -181,43 +181,62 @@ show(format_gaps(results["sex"].gaps))
 # %%
 def interval(values):
     """Estimate (row 0) and 95% percentile interval over the resamples."""
-    low, high = np.nanquantile(values[1:], [0.025, 0.975])
+    low, high = np.quantile(values[1:], [0.025, 0.975])
     return f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
 women = GROUPS["sex"]["sex"] == "Female"
-base = {"women": y_test[women].mean(), "men": y_test[~women].mean()}
-weight = np.ones(n_test)
-weight[women & (y_test == 1)] = base["men"] / base["women"]
-weight[women & (y_test == 0)] = (1 - base["men"]) / (1 - base["women"])
+men = ~women
+base = {"women": y_test[women].mean(), "men": y_test[men].mean()}
 
 
-def rate_gap(event, w):
-    """Women's rate minus men's, in every resample, rows weighted by w."""
-    event = event.astype(float)
-    inside, outside = women * w, ~women * w
-    return boot_counts @ (event * inside) / (boot_counts @ inside) - boot_counts @ (
-        event * outside
-    ) / (boot_counts @ outside)
+def share(event, among):
+    """Share of the rows `among` with `event`, in the test rows and every resample."""
+    return boot_counts @ (event & among) / (boot_counts @ among)
 
 
+# Reweighting women's two classes to men's base rate p, the model's decisions kept,
+# gives women's rates as p * TPR + (1 - p) * FPR; in each resample the four rates and
+# p (men's base rate there) are recomputed. What is left of a gap at a common base rate
+# is a part from the FPRs and a part from the TPRs.
+selected = y_pred == 1
+p = share(y_test == 1, men)
+tpr = {
+    g: share(selected, rows & (y_test == 1)) for g, rows in (("w", women), ("m", men))
+}
+fpr = {
+    g: share(selected, rows & (y_test == 0)) for g, rows in (("w", women), ("m", men))
+}
+tpr_part = p * (tpr["w"] - tpr["m"])
+parts = {
+    "accuracy": (
+        share(y_pred == y_test, women) - share(y_pred == y_test, men),
+        (1 - p) * (fpr["m"] - fpr["w"]),
+    ),
+    "selection_rate": (
+        share(selected, women) - share(selected, men),
+        (1 - p) * (fpr["w"] - fpr["m"]),
+    ),
+}
 rows = []
-for metric, event in (("accuracy", y_pred == y_test), ("selection_rate", y_pred == 1)):
-    measured = rate_gap(event, np.ones(n_test))
-    equal_base = rate_gap(event, weight)
-    rows.append(
-        {
-            "metric": metric,
-            "gap as measured": interval(measured),
-            "at men's base rate": interval(equal_base),
-            "from the base rates": interval(measured - equal_base),
-        }
-    )
+for metric, (measured, fpr_part) in parts.items():
+    equal_base = fpr_part + tpr_part
+    for part, values in (
+        ("as measured", measured),
+        ("from the base rates", measured - equal_base),
+        ("at men's base rate", equal_base),
+        ("FPR part", fpr_part),
+        ("TPR part", tpr_part),
+    ):
+        rows.append(
+            {"metric": metric, "part": part, "women minus men": interval(values)}
+        )
 print(
     f"women minus men; women's base rate {base['women']:.3f} reweighted to men's "
-    f"{base['men']:.3f}; paired 95% bootstrap intervals"
+    f"{base['men']:.3f} (recomputed in every resample); paired 95% bootstrap "
+    f"intervals on the same {len(boot_counts) - 1:,} resamples"
 )
-show(pd.DataFrame(rows).set_index("metric"))
+show(pd.DataFrame(rows).set_index(["metric", "part"]))
 
 # %%
 for name in ("race", "age band"):
