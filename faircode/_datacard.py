@@ -150,7 +150,27 @@ def _value_notes_section(m) -> list[str]:
         counts = [f"{int((loaded[n][note['column']].astype(str) == note['value']).sum()):,}" for n in names]
         rows.append((note["column"], f"`{note['value']}`", *counts, note["note"]))
     header = ("column", "value", *(f"rows: {n}" if m.declares_samples else "rows" for n in names), "what it means")
-    return ["## Values to read with care", "", _markdown_table(header, rows), ""]
+    return ["## Values to read with care", "", _markdown_table(header, rows), "", *_value_notes_by_group(m)]
+
+
+def _value_notes_by_group(m) -> list[str]:
+    """The share of rows holding each noted value, in each protected group and outside it (default sample)."""
+    data = load_audit(m.name, strategy="baseline")
+    header, rows = ["column", "value"], []
+    for attr, mask in data.masks.items():
+        group = m.protected[attr].group
+        header += [f"{group}", f"not {group}"]
+    for note in m.value_notes:
+        hit = (data.raw[note["column"]].astype(str) == note["value"]).to_numpy()
+        cells = []
+        for mask in data.masks.values():
+            known = mask.notna().to_numpy()
+            inside = (mask == 1).fillna(False).to_numpy(dtype=bool)
+            cells += [f"{hit[inside].mean():.3f}", f"{hit[known & ~inside].mean():.3f}"]
+        rows.append((note["column"], f"`{note['value']}`", *cells))
+    where = f" of the default sample (`{data.sample}`)" if m.declares_samples else ""
+    return [f"The share of rows{where} holding each of these values, in each protected group and outside it (rows "
+            "whose group is unknown are in neither column):", "", _markdown_table(header, rows), ""]
 
 
 def data_card(name: str) -> str:
@@ -188,6 +208,10 @@ def data_card(name: str) -> str:
         f"| outcome | `{m.outcome}` = `{m.positive}` ({m.outcome_label}): rate {y.mean():.3f} |",
         f"| split | stratified on the outcome, test share {m.test_size:g}, seed {m.random_state}: "
         f"{len(data.idx_train):,} training rows, {len(data.idx_test):,} test rows |",
+        *([f"| unit | one row per `{m.unit}` ({data.raw[m.unit].nunique():,} distinct, checked by `load_audit`), so "
+           f"no split puts one in both training and test rows |"] if m.unit else []),
+        *([f"| decision | a fixed capacity: the {m.capacity:.0%} of people the model ranks highest are flagged: "
+           f"{m.decision['why']} |"] if m.capacity is not None else []),
         "",
         source.get("notes", ""),
         "",

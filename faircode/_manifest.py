@@ -100,6 +100,14 @@ class Manifest:
     # the data file must then hold one row per unit, which ``load_audit`` checks, so that no split of its rows
     # can put one unit on both sides. Empty when each row is its own unit.
     unit: str = ""
+    # How the audit's decision is made (``[decision]``): ``capacity``, the share of people a programme can take
+    # (those ranked highest), with ``why``; empty for a decision at the model's own 0.5 threshold.
+    decision: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def capacity(self) -> float | None:
+        """The share of people the decision can take (``[decision] capacity``), or None for a 0.5 threshold."""
+        return self.decision.get("capacity")
 
     @property
     def data_path(self) -> pathlib.Path:
@@ -162,7 +170,8 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         target=dict(spec.get("target", {})),
         rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())),
         samples=samples, declares_samples="samples" in spec,
-        value_notes=_read_value_notes(path, spec.get("value_notes", [])), unit=spec.get("unit", ""))
+        value_notes=_read_value_notes(path, spec.get("value_notes", [])), unit=spec.get("unit", ""),
+        decision=_read_decision(path, spec.get("decision", {})))
     if not isinstance(manifest.unit, str):
         raise ValueError(f"{path}: `unit` must be a column name (text); got {manifest.unit!r}")
     if manifest.target and manifest.target.get("attribute") not in protected:
@@ -185,6 +194,21 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         raise ValueError(f"{path}: value_notes name columns {unlisted} that the manifest does not list "
                          "(protected, proxies, core, unused or outcome)")
     return manifest
+
+
+def _read_decision(path, table) -> dict:
+    """The ``[decision]`` table: ``capacity`` (a share strictly between 0 and 1) and ``why``, or nothing."""
+    if not table:
+        return {}
+    if not isinstance(table, dict) or set(table) != {"capacity", "why"}:
+        raise ValueError(f"{path}: [decision] must hold exactly `capacity` (the share of people the decision can "
+                         f"take) and `why`; got {sorted(table) if isinstance(table, dict) else table!r}")
+    capacity = table["capacity"]
+    if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not 0 < capacity < 1:
+        raise ValueError(f"{path}: decision.capacity must be a share strictly between 0 and 1; got {capacity!r}")
+    if not isinstance(table["why"], str) or not table["why"].strip():
+        raise ValueError(f"{path}: decision.why must be a non-empty string")
+    return {"capacity": float(capacity), "why": table["why"]}
 
 
 def _read_value_notes(path, tables) -> tuple:

@@ -423,7 +423,12 @@ def test_rows_of_unknown_group_are_in_neither_side_of_the_gaps():
     assert out == _group_metrics(y[known], pred[known], mask[known].astype(int), n_boot=20, random_state=0)
 
 
-def test_a_target_attribute_with_unknown_rows_is_refused():
-    with pytest.raises(ValueError, match="unknown for 583 rows"):
-        run_benchmark(["Benefits Denial"], strategies=["S4"], models=["logistic_regression"], n_jobs=1,
-                      targets={"Benefits Denial": Target("native.country", "demographic_parity")})
+def test_rows_whose_target_group_is_unknown_are_left_out_of_every_strategy():
+    data = load_audit("Benefits Denial")
+    unknown = data.masks["native.country"].isna().to_numpy()
+    table = run_benchmark(["Benefits Denial"], strategies=["S2", "reweighing"], models=["logistic_regression"],
+                          n_jobs=1, n_boot=20, targets={"Benefits Denial": Target("native.country",
+                                                                                  "demographic_parity")})
+    assert table.attrs["audits"]["Benefits Denial"]["unknown_target_rows"] == unknown.sum() == 583
+    assert set(table["n_test"]) == {int((~unknown[data.idx_test]).sum())}
+    assert set(table["n_train"]) == {int((~unknown[data.idx_train]).sum())}

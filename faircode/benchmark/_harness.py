@@ -5,6 +5,13 @@ and, per protected attribute, the selection rate of each side and four gaps with
 "gap" is the rate in the group the audit names (mask = 1: women, applicants under 30, ...) minus the rate in
 everyone else, so 0 means parity and a negative parity gap means the named group is selected less often.
 
+An audit whose manifest declares a ``[decision] capacity`` (Healthcare Readmission: a programme with room for a
+tenth of the patients) is decided at that capacity: each cell flags that share of its test rows, those its model
+scores highest, and S4 fits the share of each group to flag at the same total (``_capacity``); S3 is left out
+there, because ExponentiatedGradient gives decisions from a randomised mixture, not a score to rank. Rows whose
+group on the mitigations' target attribute is unknown are left out of that audit's training and test rows, for
+every strategy alike.
+
 Determinism: every random choice (split, model, S4's threshold split, randomised predictions, bootstrap) is
 seeded from the cell's own seed, never from the order the cells run in, so the results do not depend on
 ``n_jobs`` or on the joblib backend.
@@ -94,10 +101,6 @@ def _target_for(data, targets) -> Target:
         valid = ", ".join(repr(a) for a in data.masks)
         raise ValueError(f"target attribute {target.attribute!r} is not a protected attribute of audit "
                          f"{data.name!r}; its protected attributes are: {valid}")
-    unknown = int(data.masks[target.attribute].isna().sum())
-    if unknown:
-        raise ValueError(f"target attribute {target.attribute!r} of audit {data.name!r} is unknown for {unknown} "
-                         "rows; a mitigation needs every row's group, so target an attribute known for every row")
     check_name(target.constraint, tuple(CONSTRAINTS), "constraint")
     return target
 
@@ -138,6 +141,8 @@ class _Cell:
     model: str
     seed: int
     target: Target
+    # The share of the test rows flagged (the audit's [decision] capacity), or None: the model's 0.5 threshold.
+    capacity: float | None = None
 
 
 def _fit_and_measure(cell, X, y, masks, train, test, *, n_boot, threshold_fraction):
@@ -157,7 +162,7 @@ def _fit_and_measure(cell, X, y, masks, train, test, *, n_boot, threshold_fracti
         fitted = fit_strategy(cell.strategy, build_model(cell.model, cell.seed), X[train], y[train],
                               sensitive_features=None if cell.strategy in FEATURE_STRATEGIES else sensitive[train],
                               constraint=cell.target.constraint, random_state=cell.seed,
-                              threshold_fraction=threshold_fraction)
+                              threshold_fraction=threshold_fraction, capacity=cell.capacity)
         pred = fitted.predict(X[test], sensitive[test])
     seconds = time.perf_counter() - start
     common = {"audit": cell.audit, "strategy": cell.strategy, "model": cell.model, "seed": cell.seed,
@@ -216,7 +221,9 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     Parameters
     ----------
     audits : list of str, optional
-        Audit names; default every audit (``list_audits()``).
+        Audit names; default every audit (``list_audits()``). An audit with a ``[decision] capacity`` is decided
+        at that capacity (see the module's docstring), without S3 unless ``strategies`` names it, which is an
+        error there.
     strategies : list of str, optional
         From ``"baseline"`` (or ``"S0"``), ``"S1"``, ``"S2"``, ``"S3"``, ``"S4"``, ``"reweighing"``; default all.
     models : list of str, optional
@@ -255,6 +262,7 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         (``format_results`` reads only columns). ``attrs["audits"]`` repeats, per audit, the groups each mask
         names and the :class:`Target`, as a convenience.
     """
+    strategies_given = strategies is not None
     audits, strategies, models = check_grid(audits, strategies, models, seeds=seeds, root=root, n_jobs=n_jobs,
                                             n_boot=n_boot)
     if isinstance(threshold_fraction, bool) or not isinstance(threshold_fraction, (int, float)) \
@@ -268,26 +276,42 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
         loaded = {s: load_audit(audit, s, root=root) for s in FEATURE_STRATEGIES}
         data = loaded["S2"]
         target = _target_for(data, targets)
+        capacity = data.manifest.capacity
+        audit_strategies = strategies
+        if capacity is not None and "S3" in strategies:
+            if strategies_given:
+                raise ValueError(f"audit {data.name!r} decides at a fixed capacity ({capacity:g} of the people "
+                                 "ranked highest); S3 (ExponentiatedGradient) gives decisions from a randomised "
+                                 "mixture, not a score to rank, so it cannot be run there; leave S3 out for it")
+            audit_strategies = [s for s in strategies if s != "S3"]
         y = data.y.to_numpy()
-        masks = {attr: mask.to_numpy() for attr, mask in data.masks.items()}
+        # A mask with unknown rows as floats with NaN (the rest as they are), so that "unknown" survives indexing.
+        masks = {attr: mask.to_numpy(dtype=float, na_value=np.nan) if mask.isna().any() else mask.to_numpy()
+                 for attr, mask in data.masks.items()}
         splits = [(data.idx_train, data.idx_test)]
         splits += [stratified_split(y, test_size=data.manifest.test_size, random_state=data.random_state + k)
                    for k in range(1, seeds)]
+        # A mitigation needs each training row's group and is judged on rows whose group is known: rows whose
+        # target group is unknown are left out of every strategy's training and test rows (the same rows for all).
+        known = data.masks[target.attribute].notna().to_numpy()
+        if not known.all():
+            splits = [(train[known[train]], test[known[test]]) for train, test in splits]
         # Plain arrays so that joblib memory-maps them once for its workers instead of pickling per cell.
         arrays = {s: loaded[s].X.to_numpy(dtype=float) for s in FEATURE_STRATEGIES}
         info[data.name] = {"groups": data.groups, "target": target,
-                           "seeds": [data.random_state + k for k in range(seeds)]}
+                           "seeds": [data.random_state + k for k in range(seeds)], "capacity": capacity,
+                           "strategies": list(audit_strategies), "unknown_target_rows": int((~known).sum())}
         # What decides every cell of this audit besides its own choices: the data (its verified checksum), the
         # manifest (groups, masks, split size) and the sample of its rows the audit was loaded with.
         audit_key = {"audit": data.name, "sample": data.sample, "data_sha256": data.manifest.data_sha256,
                      "manifest_sha256": hashlib.sha256((data.manifest.folder / MANIFEST).read_bytes()).hexdigest()}
         for k, (train, test) in enumerate(splits):
             rows = {"train": _fitcache.rows_digest(train), "test": _fitcache.rows_digest(test)}
-            for strategy in strategies:
+            for strategy in audit_strategies:
                 features = strategy if strategy in FEATURE_STRATEGIES else "S2"
                 X = arrays[features]
                 for model in models:
-                    cell = _Cell(data.name, strategy, model, data.random_state + k, target)
+                    cell = _Cell(data.name, strategy, model, data.random_state + k, target, capacity)
                     cells.append(cell)
                     keys.append(cell_key(cell, list(loaded[features].X.columns), rows, audit_key,
                                          n_boot=n_boot, threshold_fraction=threshold_fraction))
@@ -338,7 +362,9 @@ def cell_key(cell, features, rows, audit_key, *, n_boot, threshold_fraction) -> 
         kind="benchmark cell", **audit_key, features=list(features), **rows, strategy=cell.strategy,
         target=[cell.target.attribute, cell.target.constraint],
         estimator=_fitcache.estimator_spec(build_model(cell.model, cell.seed)), seed=cell.seed,
-        n_boot=n_boot, threshold_fraction=threshold_fraction)
+        n_boot=n_boot, threshold_fraction=threshold_fraction,
+        # Only where there is one, so that the keys of audits decided at the 0.5 threshold stay as they were.
+        **({"capacity": cell.capacity} if cell.capacity is not None else {}))
 
 
 def _compute(jobs, indices, n_jobs, keys, record, cache=None):

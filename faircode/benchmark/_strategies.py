@@ -24,6 +24,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import Pipeline
 
 from faircode._choices import FEATURE_STRATEGIES, MITIGATIONS, STRATEGIES, canonical_strategy, check_name
+from faircode.benchmark._capacity import check_capacity, group_shares, top_share, top_share_by_group
 
 __all__ = ["STRATEGIES", "FEATURE_STRATEGIES", "MITIGATIONS", "CONSTRAINTS", "canonical_strategy",
            "reweighing_weights", "fit_strategy"]
@@ -146,16 +147,28 @@ class _ReusePredictions(ClassifierMixin, BaseEstimator):
 
 
 class FittedStrategy:
-    """A fitted strategy: ``predict(X, sensitive)`` gives 0/1 predictions; ``estimator`` is what was fitted."""
+    """A fitted strategy: ``predict(X, sensitive)`` gives 0/1 predictions; ``estimator`` is what was fitted.
 
-    def __init__(self, strategy, estimator, random_state, uses_sensitive):
+    With a ``capacity`` the predictions flag that share of the rows given to ``predict``, those the model scores
+    highest (``faircode.benchmark._capacity.top_share``); for S4, ``shares`` holds the share of each group to flag
+    instead.
+    """
+
+    def __init__(self, strategy, estimator, random_state, uses_sensitive, capacity=None, shares=None):
         self.strategy = strategy
         self.estimator = estimator
         self.random_state = random_state
         self.uses_sensitive = uses_sensitive
+        self.capacity = capacity
+        self.shares = shares
 
     def predict(self, X, sensitive):
         """0/1 predictions for X; `sensitive` goes to S4 as sensitive_features and is ignored otherwise."""
+        if self.capacity is not None:
+            scores = self.estimator.predict_proba(X)[:, 1]
+            if self.shares is not None:
+                return top_share_by_group(scores, sensitive, self.shares)
+            return top_share(scores, self.capacity)
         if self.strategy == "S4":
             out = self.estimator.predict(X, sensitive_features=sensitive, random_state=self.random_state)
         elif self.strategy == "S3":
@@ -166,7 +179,8 @@ class FittedStrategy:
 
 
 def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constraint: str = "demographic_parity",
-                 random_state: int = 0, threshold_fraction: float = 0.5) -> FittedStrategy:
+                 random_state: int = 0, threshold_fraction: float = 0.5, capacity: float | None = None
+                 ) -> FittedStrategy:
     """Fit `model` on (X, y) under `strategy`.
 
     Parameters
@@ -189,6 +203,12 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
         Seeds S4's split of the training rows and the randomised predictions of S3 and S4.
     threshold_fraction : float
         For S4: the share of training rows held back from the base model to fit the thresholds on.
+    capacity : float, optional
+        Decide at a fixed capacity instead of at the model's own 0.5 threshold: ``predict`` flags this share of
+        the rows it is given, those scored highest. S4 then fits, on its held-back rows, the share of each group
+        to flag so that the constraint holds at that total share (``demographic_parity`` or
+        ``true_positive_rate_parity``; see ``faircode.benchmark._capacity.group_shares``). S3 is refused: its
+        randomised mixture of classifiers gives decisions, not a score to rank.
 
     Returns
     -------
@@ -198,14 +218,20 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
     """
     strategy = canonical_strategy(strategy)
     y = np.asarray(y)
+    if capacity is not None:
+        capacity = check_capacity(capacity)
+        if strategy == "S3":
+            raise ValueError("S3 (ExponentiatedGradient) cannot decide at a fixed capacity: it returns decisions from a "
+                             "randomised mixture of classifiers, not a score to rank; use S4 or reweighing")
     if strategy in FEATURE_STRATEGIES:
-        return FittedStrategy(strategy, model.fit(X, y), random_state, uses_sensitive=False)
+        return FittedStrategy(strategy, model.fit(X, y), random_state, uses_sensitive=False, capacity=capacity)
     if sensitive_features is None:
         raise ValueError(f"strategy {strategy!r} needs sensitive_features (the protected attribute of each row)")
     sensitive = np.asarray(sensitive_features)
     if strategy == "reweighing":
         weights = reweighing_weights(y, sensitive_features=sensitive)
-        return FittedStrategy(strategy, _fit_weighted(model, X, y, weights), random_state, uses_sensitive=False)
+        return FittedStrategy(strategy, _fit_weighted(model, X, y, weights), random_state, uses_sensitive=False,
+                              capacity=capacity)
     _check_constraint(constraint)
     if strategy == "S3":
         eg = ExponentiatedGradient(_ReusePredictions(model), CONSTRAINTS[constraint](), eps=EG_EPS,
@@ -227,6 +253,10 @@ def fit_strategy(strategy: str, model, X, y, *, sensitive_features=None, constra
     base_rows.sort()
     threshold_rows.sort()
     model.fit(_rows(X, base_rows), y[base_rows])
+    if capacity is not None:
+        scores = model.predict_proba(_rows(X, threshold_rows))[:, 1]
+        shares = group_shares(scores, y[threshold_rows], sensitive[threshold_rows], capacity, constraint)
+        return FittedStrategy(strategy, model, random_state, uses_sensitive=True, capacity=capacity, shares=shares)
     to = ThresholdOptimizer(estimator=model, constraints=constraint, prefit=True, predict_method="predict_proba")
     to.fit(_rows(X, threshold_rows), y[threshold_rows], sensitive_features=sensitive[threshold_rows])
     return FittedStrategy(strategy, to, random_state, uses_sensitive=True)
