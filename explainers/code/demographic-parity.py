@@ -80,33 +80,93 @@ show(pd.DataFrame(gap_rows).set_index(["audit", "selected by"]))
 # %%
 import numpy as np
 import pandas as pd
+from faircode.metrics import resample_counts
 
 run = runs["German Credit Lending"]
 attr, group, reference = SETUPS["German Credit Lending"]
-bad = run["y"] == 0
+y, pred = run["y"].astype(float), run["pred"].astype(float)
+bad = (y == 0).astype(float)
 SAMPLE_BAD = bad.mean()  # 60 bad among 200 test rows: the sample's design
-rows = []
+n = len(y)
+# row 0: the test rows themselves; then 1,000 resamples, shared by every number
+counts = np.vstack([np.ones((1, n)), resample_counts(n, 1000, random_state=0)])
+resample_bad = counts @ bad / n
+in_group = (run["member"] == group).astype(float)
+
+
+def weighted_share(decided, rows, bad_rate):
+    """Share selected among `rows`, each class weighted so that the resample's bad
+    rate becomes bad_rate (the same weights in both age groups)."""
+    w_bad, w_good = bad_rate / resample_bad, (1 - bad_rate) / (1 - resample_bad)
+    top = w_bad * (counts @ (bad * decided * rows))
+    top += w_good * (counts @ ((1 - bad) * decided * rows))
+    return top / (
+        w_bad * (counts @ (bad * rows)) + w_good * (counts @ ((1 - bad) * rows))
+    )
+
+
+def with_interval(values, sign="+"):
+    low, high = np.quantile(values[1:], [0.025, 0.975])
+    return f"{values[0]:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+
+
+share_rows, ratio_rows = [], []
 for bad_rate in (0.30, 0.10, 0.05):
-    # each class reweighted to a bad rate b, the same within each age group;
-    # the model's decisions are kept as they are
-    weight = np.where(bad, bad_rate / SAMPLE_BAD, (1 - bad_rate) / (1 - SAMPLE_BAD))
-    row = {"bad rate b": f"{bad_rate:.2f}"}
-    for source, decided in (("labels", run["y"]), ("model", run["pred"])):
-        shares = {
-            who: np.average(
-                decided[run["member"] == who], weights=weight[run["member"] == who]
-            )
-            for who in (group, reference)
-        }
-        row[f"{source}: {group}"] = f"{shares[group]:.3f}"
-        row[f"{source}: {reference}"] = f"{shares[reference]:.3f}"
-        row[f"{source} ratio"] = f"{shares[group] / shares[reference]:.3f}"
-    rows.append(row)
+    shares, ratios = (
+        {"bad rate b": f"{bad_rate:.2f}"},
+        {"bad rate b": f"{bad_rate:.2f}"},
+    )
+    ratio = {}
+    for source, decided in (("labels", y), ("model", pred)):
+        mine = weighted_share(decided, in_group, bad_rate)
+        theirs = weighted_share(decided, 1 - in_group, bad_rate)
+        shares[f"{source}: {group}"] = f"{mine[0]:.3f}"
+        shares[f"{source}: {reference}"] = f"{theirs[0]:.3f}"
+        ratio[source] = mine / theirs
+        ratios[f"{source} ratio"] = with_interval(ratio[source], sign="")
+    ratios["model minus labels"] = with_interval(ratio["model"] - ratio["labels"])
+    share_rows.append(shares)
+    ratio_rows.append(ratios)
 print(
     f"German Credit Lending test rows; the sample's bad rate is {SAMPLE_BAD:.2f} "
     f"(good rate {1 - SAMPLE_BAD:.2f}); model decisions kept as they are"
 )
-show(pd.DataFrame(rows).set_index("bad rate b"))
+show(pd.DataFrame(share_rows).set_index("bad rate b"))
+print(
+    f"\nparity ratios ({group} / {reference}); paired 95% bootstrap intervals "
+    "(1,000 resamples of the 200 test rows, reweighted within each resample)"
+)
+show(pd.DataFrame(ratio_rows).set_index("bad rate b"))
+
+# %%
+import numpy as np
+import pandas as pd
+from faircode.metrics import resample_counts
+
+rows = []
+for audit, run in runs.items():
+    attr, group, reference = SETUPS[audit]
+    n = len(run["y"])
+    counts = np.vstack([np.ones((1, n)), resample_counts(n, 1000, random_state=0)])
+    inside = (run["member"] == group).astype(float)
+    rate = {
+        who: counts @ (run["pred"] * rows) / (counts @ rows)
+        for who, rows in ((group, inside), (reference, 1 - inside))
+    }
+    mine, theirs = rate[group], rate[reference]
+    rows.append(
+        {
+            "audit": audit,
+            "group": group,
+            "ratio sd": f"{np.std(mine[1:] / theirs[1:]):.3f}",
+            "group only": f"{np.std(mine[1:] / theirs[0]):.3f}",
+            "reference only": f"{np.std(mine[0] / theirs[1:]):.3f}",
+            "group rel. se": f"{np.std(mine[1:]) / mine[0]:.3f}",
+            "reference rel. se": f"{np.std(theirs[1:]) / theirs[0]:.3f}",
+        }
+    )
+print("model's parity ratio: standard deviation over 1,000 resamples of the test rows")
+show(pd.DataFrame(rows).set_index(["audit", "group"]))
 
 # %%
 import numpy as np
