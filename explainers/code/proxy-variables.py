@@ -144,6 +144,20 @@ for audit, attr in TARGETS.items():
         for column in list(alone_scores)[1:]
     ]
     print(f"  alone, {first} minus: " + "; ".join(apart) + " (paired DeLong)")
+    # The other pairs of column-alone AUCs, so that every pair of the four is shown.
+    others = list(alone_scores)[1:]
+    rest = [
+        f"{a} minus {b} "
+        + with_interval(
+            *delong_difference(
+                group, alone_scores[a], alone_scores[b], confidence=CONFIDENCE
+            )[["difference", "lower", "upper"]],
+            "+",
+        )
+        for i, a in enumerate(others)
+        for b in others[i + 1 :]
+    ]
+    print("  alone, the other pairs: " + "; ".join(rest) + " (paired DeLong)")
 show(pd.DataFrame(rows).set_index(["audit", "attribute"]))
 
 # %%
