@@ -275,11 +275,14 @@ for group, member in GROUPS.items():
         changes["approved only, cut to match - at 0.5", group, r] = (
             matched[group, r] - measured["approved only"][group, r]
         )
-    ranked = {m: auc(scores[m], member) for m in MODELS}
+    ranked = {m: auc(scores[m], member) for m in MODELS + CHECKS}
     for a, b in (
         ("approved only", "everyone"),
+        ("random, same size", "everyone"),  # as many rows, drawn at random
+        ("approved only", "random, same size"),  # the policy's choice of rows
         ("reweighted", "approved only"),
         ("reweighted", "all eligible"),
+        ("reweighted", "random, same size"),
     ):
         changes["ROC AUC", group, f"{a} - {b}"] = ranked[a] - ranked[b]
 rows = [
@@ -289,6 +292,19 @@ rows = [
 ]
 table = pd.DataFrame(rows).set_index(["comparison", "group", "of"])
 show(table.loc[list(dict.fromkeys(c for c, _, _ in changes))])
+# The same group rates need not mean the same applicants approved.
+differ = ((scores["reweighted"] >= THRESHOLD) != (cut == 1)).mean(axis=1)
+print(
+    f"Applicants whose decision differs, reweighted against approved only cut to "
+    f"match: a share of {differ.mean():.3f} (mean over seeds; {differ.min():.3f} to "
+    f"{differ.max():.3f})."
+)
+sizes = {  # training rows per fold, mean over seeds and folds
+    "everyone": np.mean([len(train) for train, _ in folds]),
+    "all eligible": np.mean([eligible[train].sum() for train, _ in folds]),
+    "approved only and random, same size": np.mean([len(h[0]) for h in histories]),
+}
+print("Training rows per fold: " + "; ".join(f"{k} {v:.0f}" for k, v in sizes.items()))
 
 # %%
 import numpy as np
