@@ -292,6 +292,7 @@ show(pd.DataFrame(rows).set_index("seed"))
 
 # %%
 from scipy import stats
+from faircode.metrics import over_resplits
 
 SPLITS_CHECKED, CHECKED = 12, (0.0, 1.0, 1.2)
 name, (attr, named, train_rows) = "Benefits Denial", AUDITS["Benefits Denial"]
@@ -323,31 +324,62 @@ for k in range(SPLITS_CHECKED):
     for lam in CHECKED:
         gaps[lam].append(points[lam]["gap"])
         test_se[lam].append(np.std(points[lam]["gap draws"], ddof=1))
-rows = []
+rows, spread, full = [], [], []
 own = data.random_state
+n_test, n_split_train = len(data.idx_test), len(data.idx_train)
 for lam in CHECKED:
     g = np.array(gaps[lam])
-    half = stats.t.ppf(0.975, len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
+    # Nadeau-Bengio corrected t: the splits share their rows; each model is fitted
+    # on train_rows rows (the 8,000 subsample), so that is its n_train.
+    mean = over_resplits(g, n_test=n_test, n_train=train_rows)
+    on_split = over_resplits(g, n_test=n_test, n_train=n_split_train)
+    full.append(f"{lam:.1f} [{on_split.lower:+.3f}, {on_split.upper:+.3f}]")
     rank = int(np.sum(np.abs(g) < abs(g[0]))) + 1
+    # share of the split-to-split variance that one split's test-row variance
+    # makes, with a chi-square interval for the variance over R - 1 df (the
+    # test-row se held at its mean; overlapping splits make it too narrow if
+    # anything)
+    var, df = g.var(ddof=1), len(g) - 1
+    se2 = np.mean(test_se[lam]) ** 2
+    share_low = se2 * stats.chi2.ppf(0.025, df) / (df * var)
+    share_high = se2 * stats.chi2.ppf(0.975, df) / (df * var)
     rows.append(
         {
             "lambda": f"{lam:.1f}",
-            "mean gap (t interval)": f"{g.mean():+.3f} [{g.mean() - half:+.3f}, "
-            f"{g.mean() + half:+.3f}]",
+            "mean gap (corrected)": f"{mean.estimate:+.3f} [{mean.lower:+.3f}, "
+            f"{mean.upper:+.3f}]",
+            "plain t": f"[{mean.within.lower:+.3f}, {mean.within.upper:+.3f}]",
+            "splits < 0": f"{mean.negative} of {mean.splits}",
+            f"seed {own} (rank by |gap|)": f"{g[0]:+.3f} ({rank} of {len(g)})",
+        }
+    )
+    spread.append(
+        {
+            "lambda": f"{lam:.1f}",
             "range": f"{g.min():+.3f} to {g.max():+.3f}",
             "sd over splits": f"{g.std(ddof=1):.4f}",
             "test-row se": f"{np.mean(test_se[lam]):.4f}",
-            "its share of var.": f"{np.mean(test_se[lam]) ** 2 / g.var(ddof=1):.2f}",
-            f"seed {own} (rank by |gap|)": f"{g[0]:+.3f} ({rank} of {len(g)})",
+            "its share of var.": f"{se2 / var:.2f} [{share_low:.2f}, {share_high:.2f}]",
         }
     )
 print(
     f"{name}: parity gap over {SPLITS_CHECKED} splits "
-    f"(seeds {own}-{own + SPLITS_CHECKED - 1}); "
-    "95% t interval for the mean over splits; test-row se: the mean over splits "
-    "of one split's bootstrap standard error"
+    f"(seeds {own}-{own + SPLITS_CHECKED - 1}); mean with Nadeau-Bengio corrected 95% "
+    f"interval (over_resplits, n_test {n_test:,}, n_train {train_rows:,}: the rows "
+    "each model is fitted on), plain t interval over the splits beside it (these rows "
+    "only)"
 )
 show(pd.DataFrame(rows).set_index("lambda"))
+print(
+    "\nhow the gap spreads over the splits; test-row se: the mean over splits of one "
+    "split's bootstrap standard error; its share of the split variance, with a 95% "
+    f"chi-square interval ({SPLITS_CHECKED - 1} df)"
+)
+show(pd.DataFrame(spread).set_index("lambda"))
+print(
+    f"corrected with n_train {n_split_train:,} (the split's training rows before the "
+    f"subsample): {'; '.join(full)}"
+)
 
 # %%
 y_test, s_test, _ = sweeps[name, own]
