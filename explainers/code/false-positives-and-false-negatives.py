@@ -601,7 +601,7 @@ def flag_cost_per_row(flagged, outcome, flag_cost):
 
 
 def grid_runs(inside):
-    """The grid cut-offs where `inside` holds, as runs of neighbours: '0.29–0.34, ...'."""
+    """The grid cut-offs where `inside` holds, as runs of neighbours."""
     index = np.flatnonzero(inside)
     breaks = np.flatnonzero(np.diff(index) > 1)
     starts, ends = index[np.r_[0, breaks + 1]], index[np.r_[breaks, len(index) - 1]]
@@ -642,14 +642,13 @@ for flag_cost in (0.5, 1, 2, 4):
             lower_cut, upper_cut = min(own, cutoff), max(own, cutoff)
             between = held & (risk >= lower_cut) & (risk < upper_cut)
             again = int(charged[between].sum())
-            exact_ci = binomtest(again, between.sum()).proportion_ci(
-                0.95, method="exact"
-            )
+            n_between = between.sum()
+            exact_ci = binomtest(again, n_between).proportion_ci(0.95, method="exact")
             moved.append(
-                f"{flag_cost:g}:1, {group}: {between.sum()} test defendants scored "
+                f"{flag_cost:g}:1, {group}: {n_between} test defendants scored "
                 f"between {lower_cut:.3f} and {upper_cut:.3f}, mean score "
                 f"{risk[between].mean():.3f}; {again} charged again, "
-                f"{again / between.sum():.3f} [{exact_ci.low:.3f}, {exact_ci.high:.3f}] "
+                f"{again / n_between:.3f} [{exact_ci.low:.3f}, {exact_ci.high:.3f}] "
                 f"(95% exact); {again} or more if each were charged again with the "
                 f"probability of its score: {at_least(again, risk[between]):.3f} "
                 f"(exact); on the training rows the formula's cut-off costs "
