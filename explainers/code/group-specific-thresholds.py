@@ -405,6 +405,7 @@ show(table)
 # %%
 import numpy as np
 import pandas as pd
+from scipy import stats
 from sklearn.metrics import roc_auc_score
 from faircode.display import show
 from faircode.metrics import mean_over_runs, over_resplits
@@ -508,6 +509,27 @@ fixed = np.array(fixed_model)[:, 0]
 print(
     "equalized odds, the page's model held fixed, thresholds on each halving's "
     f"second half: TPR gap {spread(fixed)}"
+)
+# Which half moves the gap more? The crossed design's other two contrasts, per
+# halving: thresholds on half A minus on half B (the two models averaged), and
+# model A minus model B (the two threshold halves averaged).
+g = {key: np.array(draws)[:, 0] for key, draws in gap["equalized odds"].items()}
+contrast = {
+    "threshold half": (g["A", "A"] + g["B", "A"] - g["A", "B"] - g["B", "B"]) / 2,
+    "model half": (g["A", "A"] + g["A", "B"] - g["B", "A"] - g["B", "B"]) / 2,
+    "interaction": (g["A", "A"] + g["B", "B"] - g["A", "B"] - g["B", "A"]) / 2,
+}
+sd = {key: values.std(ddof=1) for key, values in contrast.items()}
+ratio = (sd["threshold half"] / sd["model half"]) ** 2
+df = len(HALVINGS) - 1
+f_low, f_high = (ratio / stats.f.ppf(q, df, df) for q in (0.975, 0.025))
+print(
+    "equalized odds, sd over the halvings of each contrast: "
+    + ", ".join(f"{key} {value:.3f}" for key, value in sd.items())
+    + f"; variance ratio, threshold half over model half, {ratio:.1f} "
+    f"[{f_low:.2f}, {f_high:.2f}] (95%, F with {df} and {df} df, taking the two "
+    "contrasts as independent; their correlation over the halvings "
+    f"{np.corrcoef(contrast['threshold half'], contrast['model half'])[0, 1]:+.2f})"
 )
 shift_auc = np.array(own_minus_held_auc)
 print(
