@@ -23,6 +23,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1366, "height": 768}  # a common laptop screen: the shortest the enlarged figure must fit
 # Ceilings for waits on a state of the page, never sleeps: a wait ends as soon as the state is there. The search
 # index is built by a web worker from the whole site's text (seconds when idle, far longer on a loaded machine).
 STATE_TIMEOUT_MS = 60_000
@@ -153,6 +154,47 @@ def _click_palette_toggle(page) -> None:
     page.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')", timeout=STATE_TIMEOUT_MS)
 
 
+_LIGHTBOX_JS = """() => {
+  const img = document.querySelector('.gslide.current .gslide-image img');
+  const desc = document.querySelector('.gslide.current .gslide-description');
+  if (!img) return null;
+  const r = img.getBoundingClientRect(), d = desc ? desc.getBoundingClientRect() : null;
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height,
+          descTop: d ? d.top : null, descBottom: d ? d.bottom : null,
+          descScrolls: desc ? desc.scrollHeight > desc.clientHeight + 1 : false,
+          vw: window.innerWidth, vh: window.innerHeight};
+}"""
+
+
+def _check_lightbox(page, where: str) -> list[str]:
+    """Enlarge the page's first figure: the whole image must be on screen, no smaller than in the page unless
+    the screen's height is what limits it, and its caption below it (not over the chart) and on screen."""
+    figure = page.locator("article figure.fc-figure a.glightbox img").first
+    if figure.count() == 0:
+        return []
+    figure.scroll_into_view_if_needed()
+    in_page = figure.bounding_box()["width"]
+    figure.click()
+    page.locator(".gslide.current .gslide-image img").first.wait_for(state="visible", timeout=STATE_TIMEOUT_MS)
+    page.wait_for_timeout(600)  # the zoom effect's animation
+    box = page.evaluate(_LIGHTBOX_JS)
+    page.keyboard.press("Escape")
+    if box is None:
+        return [f"{where}: clicking a figure opened no enlarged image"]
+    problems = []
+    if box["top"] < -1 or box["left"] < -1 or box["bottom"] > box["vh"] + 1 or box["right"] > box["vw"] + 1:
+        problems.append(f"{where}: the enlarged figure runs off the screen ({box})")
+    if box["width"] < in_page - 2 and box["height"] < 0.55 * box["vh"]:
+        problems.append(f"{where}: the enlarged figure is {box['width']:.0f}px wide, smaller than in the page "
+                        f"({in_page:.0f}px), though the screen has room")
+    if box["descTop"] is not None:
+        if box["descTop"] < box["bottom"] - 1:
+            problems.append(f"{where}: the caption covers the enlarged figure ({box['bottom'] - box['descTop']:.0f}px)")
+        if box["descBottom"] > box["vh"] + 1 and not box["descScrolls"]:
+            problems.append(f"{where}: the enlarged figure's caption is cut off at the bottom of the screen")
+    return problems
+
+
 def _look_at(browser, base: str, explainer: str):
     """Screenshots a reader would see, with checks of what makes them readable."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -176,6 +218,11 @@ def _look_at(browser, base: str, explainer: str):
         problems.append(f"the palette toggle did not switch the colour scheme (stayed {scheme!r})")
     page.screenshot(path=SCREENSHOTS / "explainer-dark.png")
     context.close()
+    laptop = _new_context(browser, viewport=LAPTOP)
+    page = laptop.new_page()
+    page.goto(base + explainer[: -len("index.html")], wait_until="load")
+    problems += _check_lightbox(page, f"{explainer} at {LAPTOP['width']}x{LAPTOP['height']}")
+    laptop.close()
     phone = _new_context(browser, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = phone.new_page()
     for rel in ("", explainer[: -len("index.html")]):
@@ -184,6 +231,7 @@ def _look_at(browser, base: str, explainer: str):
         if overflow > 0:
             problems.append(f"{rel or 'home'}: {overflow}px wider than a {PHONE['width']}px phone screen")
     page.screenshot(path=SCREENSHOTS / "explainer-phone.png")
+    problems += _check_lightbox(page, f"{explainer} on a {PHONE['width']}px phone")
     phone.close()
     return problems
 
