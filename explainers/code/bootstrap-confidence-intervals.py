@@ -483,7 +483,8 @@ for bad in (0.30, 0.20, 0.10, 0.05):
     }
 print(
     "\nParity gap (under 30 minus 30 and over) with good rows weighted "
-    "(1 - b) / 0.7 and bad rows b / 0.3, b the population's share of bad credit;"
+    "(1 - b) / 0.7 and bad rows b / 0.3, b the share of bad credits among the granted "
+    "ones;"
     "\nintervals from the within-outcome resamples, weights fixed\n"
 )
 show(pd.DataFrame(rows).T.rename_axis("bad-credit share b"))
