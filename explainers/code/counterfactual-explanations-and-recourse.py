@@ -258,6 +258,7 @@ show(pd.DataFrame(move_rows).set_index(["audit", "feature", "group"]))
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from scipy import stats
 
 # Costs from 0 to the largest finite cost, so that every curve reaches its plateau.
 finite = np.concatenate([fit["found"]["cost"].to_numpy() for fit in audits.values()])
@@ -287,9 +288,17 @@ for ax, (audit, attr) in zip(
                     ("rest", (~member).astype(float)),
                 )
             }
+            events = [int((cost[m] <= c).sum()) for m in (member, ~member)]
+            sizes = [int(member.sum()), int((~member).sum())]
+            fisher = stats.fisher_exact(
+                [[events[0], sizes[0] - events[0]], [events[1], sizes[1] - events[1]]]
+            ).pvalue
             print(
                 f"  cost at most {c:>4}: {data.groups[attr]} minus everyone else "
-                f"{cell(share['group'] - share['rest'], '+')}"
+                f"{cell(share['group'] - share['rest'], '+')}  "
+                f"({events[0]:,} of {sizes[0]:,} against "
+                f"{events[1]:,} of {sizes[1]:,}; Fisher's exact p "
+                + (f"= {fisher:.4f})" if fisher >= 0.0001 else "< 0.0001)")
             )
     print(
         f"{audit}: the {data.groups[attr]} curve minus everyone else's ranges from "
@@ -396,35 +405,80 @@ def shown(values):
 
 
 as_is = gap_without(reach)
+no_recourse_now = (reach < CUT).astype(float)
+MIN_CELL = 10  # refused women and refused men a value needs to be compared within
 blocks = {}
 for column in data.X.columns:
     blocks.setdefault(column.split("=")[0], []).append(column)
+
+
+def within_values(part):
+    """The no-recourse gap among refused people with the same value of a block's
+    term (its category, or its number), each value weighted by refused women's
+    share in it; values with under MIN_CELL women or men are left out."""
+    value = np.round(part, 9)
+    top = bottom = 0.0
+    kept = np.zeros(len(part), bool)
+    for v in np.unique(value):
+        rows = value == v
+        n_w, n_m = int((rows & woman).sum()), int((rows & ~woman).sum())
+        if min(n_w, n_m) < MIN_CELL:
+            continue
+        kept |= rows
+        in_w, in_m = (rows & woman).astype(float), (rows & ~woman).astype(float)
+        w_count = boot @ in_w
+        gap_here = boot @ (no_recourse_now * in_w) / w_count - boot @ (
+            no_recourse_now * in_m
+        ) / (boot @ in_m)
+        top, bottom = top + w_count * gap_here, bottom + w_count
+    # the pooled gap over the same rows, so that pooled minus within is the part
+    # that goes with the mix alone
+    in_w, in_m = (kept & woman).astype(float), (kept & ~woman).astype(float)
+    pooled_here = boot @ (no_recourse_now * in_w) / (boot @ in_w) - boot @ (
+        no_recourse_now * in_m
+    ) / (boot @ in_m)
+    return top / bottom, pooled_here, kept[woman].mean()
+
+
 rows = [
     {
         "block": "none (as is)",
         "women minus men, log-odds": (
             f"{np.mean(reach[woman]) - np.mean(reach[~woman]):+.3f}"
         ),
-        "no-recourse gap": shown(as_is),
-        "change": "",
+        "gap within its values": shown(as_is),
+        "with its mix": "",
+        "women covered": "",
     }
 ]
 for block, columns in blocks.items():
     part = terms[columns].sum(axis=1).to_numpy()
-    switched = reach - part + part.mean()  # this block the same for everyone
-    without = gap_without(switched)
+    within, pooled_here, covered = within_values(part)
     rows.append(
         {
             "block": block,
             "women minus men, log-odds": (
                 f"{np.mean(part[woman]) - np.mean(part[~woman]):+.3f}"
             ),
-            "no-recourse gap": shown(without),
-            "change": shown(without - as_is),
+            "gap within its values": shown(within),
+            "with its mix": shown(pooled_here - within),
+            "women covered": f"{covered:.3f}",
         }
     )
-print("refused people; actionable features at their bounds; paired 95% bootstrap")
+print(
+    "refused people; actionable features at their bounds; no-recourse gap, women "
+    "minus men, within each value of a held block (weighted by refused women's mix; "
+    f"values with under {MIN_CELL} of either left out), and the pooled gap over the "
+    "same rows minus it; paired 95% bootstrap"
+)
 show(pd.DataFrame(rows).set_index("block"))
+part = terms[blocks["occupation"]].sum(axis=1).to_numpy()
+flat = reach - part + part.mean() < CUT
+print(
+    "occupation's term set to its mean for everyone instead: no-recourse share "
+    f"{flat[woman].mean():.3f} of refused women, {flat[~woman].mean():.3f} of refused "
+    "men (its spread, which puts people out of reach, is gone too)"
+)
 occupation = data.raw.iloc[test]["occupation"].to_numpy()[denied]
 mix = pd.DataFrame(
     {
@@ -437,6 +491,10 @@ mix["coefficient"] = [
     / scaler.scale_[data.X.columns.get_loc(f"occupation={o}")]
     for o in mix.index
 ]
+for label, inside in (("women", woman), ("men", ~woman)):
+    mix[f"no recourse, {label}"] = (
+        pd.Series(no_recourse_now[inside]).groupby(occupation[inside]).mean()
+    )
 mix = mix.loc[(mix["refused women"] - mix["refused men"]).abs().nlargest(4).index]
 mix.index.name = "occupation"
 print()
