@@ -400,7 +400,8 @@ VARIANTS = {
 }
 # The same check on the rows each model was fitted on: a logistic regression's
 # score equations make its fitted scores average to the observed rate within
-# every level of a one-hot column it is given, up to the small L2 penalty.
+# every level of a one-hot column it is given, up to the solver's stopping tolerance
+# (the small L2 penalty moves these means by less).
 women_train = full.X.iloc[train]["sex=Female"].to_numpy() == 1
 assert np.array_equal(full.X.iloc[test]["sex=Female"].to_numpy() == 1, women)
 rows, fitted_rows = [], []
