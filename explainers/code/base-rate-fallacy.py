@@ -190,6 +190,8 @@ from faircode.display import show
 # weight per outcome serves both age groups.
 # Precision's log-odds is log(good_weight / bad_weight) + log(tp / fp): the weights
 # cancel from the groups' difference on that scale, whatever the share of bad credits.
+# So they do from the base rates' log-odds, log(good_weight / bad_weight) + log(P / N),
+# which make up part of that difference (the rest is the gap in log(TPR / FPR)).
 sample_bad = 1 - load_audit("German Credit Lending").y.mean()
 counts, draws = draws_all["German Credit Lending"]  # tp, fn, fp, tn per group
 rows = []
@@ -201,9 +203,11 @@ for bad in (sample_bad, 0.10, 0.05):
         base = base / (base + bad_weight * (fp + tn))
         precision = good_weight * tp / (good_weight * tp + bad_weight * fp)
         point.append((base, precision))
-    (base, precision), (_, boot_precision) = point
+    (base, precision), (boot_base, boot_precision) = point
     log_odds = np.log(precision / (1 - precision))
     boot_log_odds = np.log(boot_precision / (1 - boot_precision))
+    base_log_odds = np.log(base / (1 - base))  # the base rates' part of the gap
+    boot_base_log_odds = np.log(boot_base / (1 - boot_base))
     rows.append(
         {
             "bad credits b": f"{bad:.2f}" + (" (sample)" if bad == sample_bad else ""),
@@ -217,6 +221,10 @@ for bad in (sample_bad, 0.10, 0.05):
             ),
             "gap in log-odds": interval(
                 log_odds[0] - log_odds[1], boot_log_odds[:, 0] - boot_log_odds[:, 1]
+            ),
+            "of it, base rates": interval(
+                base_log_odds[0] - base_log_odds[1],
+                boot_base_log_odds[:, 0] - boot_base_log_odds[:, 1],
             ),
         }
     )
