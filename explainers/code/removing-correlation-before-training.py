@@ -213,6 +213,61 @@ show(pd.DataFrame(rows).set_index(["audit", "alpha", "probe"]))
 # %%
 import numpy as np
 import pandas as pd
+from fairlearn.preprocessing import CorrelationRemover
+from sklearn.metrics import roc_auc_score
+from faircode import load_audit
+from faircode.display import show
+
+single = dict(audits)
+pretrial = load_audit("Pretrial Risk Assessment")
+race_all = pretrial.masks["race"].to_numpy()
+single["Pretrial Risk Assessment"] = {
+    "Z": {
+        alpha: CorrelationRemover(sensitive_feature_ids=["race"], alpha=alpha)
+        .fit(pretrial.X.assign(race=race_all).iloc[pretrial.idx_train])
+        .transform(pretrial.X.assign(race=race_all))
+        for alpha in (0.0, 1.0)
+    },
+    "s": race_all,
+    "test": pretrial.idx_test,
+    "columns": list(pretrial.X.columns),
+}
+SEPARATES = 0.9
+rows = []
+for name, a in single.items():
+    s_test = a["s"][a["test"]]
+    counts = resample_counts(len(s_test))
+    for alpha in (0.0, 1.0):
+        columns = a["Z"][alpha][a["test"]]
+        # One column as the score: a linear rule with a single non-zero slope, whose
+        # sign is set so that the AUC is at least 0.5.
+        raw = np.array([roc_auc_score(s_test, column) for column in columns.T])
+        sign = np.where(raw >= 0.5, 1.0, -1.0)
+        aucs = np.maximum(raw, 1 - raw)
+        best = int(np.argmax(aucs))
+        score = columns[:, best] * sign[best]
+        # How many test rows share the column's commonest value before the shift.
+        _, tally = np.unique(a["Z"][0.0][a["test"], best], return_counts=True)
+        rows.append(
+            {
+                "audit": name,
+                "alpha": f"{alpha:.2f}",
+                "best column": a["columns"][best],
+                "r test": f"{np.corrcoef(columns[:, best], s_test)[0, 1]:+.3f}",
+                "AUC of the column": with_interval(
+                    auc_with_interval(s_test, score, counts)
+                ),
+                "rows at one value": f"{tally.max() / len(s_test):.3f}",
+                f"columns with AUC >= {SEPARATES}": (
+                    f"{(aucs >= SEPARATES).sum()} of {len(aucs)}"
+                ),
+            }
+        )
+show(pd.DataFrame(rows).set_index(["audit", "alpha"]))
+
+# %%
+import numpy as np
+import pandas as pd
 from faircode.display import show
 from faircode.metrics import format_gaps, gaps_to_reference
 from faircode.mitigation import paired_changes
