@@ -468,7 +468,8 @@ def test_a_data_file_with_a_patient_twice_is_refused(tmp_path):
     lines = gzip.decompress(path.read_bytes()).decode().splitlines(keepends=True)
     second = lines[2].split(",")
     second[1] = lines[1].split(",")[1]  # the second patient row takes the first row's patient_nbr
-    data = gzip.compress("".join([lines[0], lines[1], ",".join(second), *lines[3:]]).encode(), mtime=0)
+    data = gzip.compress("".join([lines[0], lines[1], ",".join(second), *lines[3:]]).encode(), compresslevel=1,
+                         mtime=0)
     path.write_bytes(data)
     manifest = folder / "audit.toml"
     text = manifest.read_text()
