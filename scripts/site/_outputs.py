@@ -119,7 +119,9 @@ def output_id(name: str) -> str:
 
 
 def _frame(region: OutputRegion, source: str | None) -> list[str]:
-    parts = [f'<div class="{OUTPUT_CLASS}" id="{output_id(region.name)}" markdown>', ""]
+    # Out of the search index, like the folded code: runs of numbers are no answer to a search, and they were most
+    # of the index every reader's browser fetches.
+    parts = [f'<div class="{OUTPUT_CLASS}" id="{output_id(region.name)}" markdown data-search-exclude>', ""]
     if source is not None:
         fence = _fence(source)
         parts += [f'<details class="{OUTPUT_CLASS}__code" markdown data-search-exclude>',

@@ -10,8 +10,8 @@ from mkdocs.utils.meta import get_data
 
 from scripts import layout
 
-__all__ = ["THEMES", "REVIEW_KEY", "Explainer", "AuditPage", "Audit", "PageMetadataError", "load_explainers",
-           "load_audits", "review_date"]
+__all__ = ["THEMES", "REVIEW_KEY", "ALIASES_KEY", "Explainer", "AuditPage", "Audit", "PageMetadataError",
+           "load_explainers", "load_audits", "review_date", "aliases"]
 
 # The themes of CONTRIBUTING.md, in the order the site shows them, each with the line the home page gives it.
 THEMES = {
@@ -25,6 +25,9 @@ THEMES = {
 REQUIRED = ("title", "theme", "order", "definition")
 # Optional on every page with code: the date of the page's last refutation review (CONTRIBUTING.md), YYYY-MM-DD.
 REVIEW_KEY = "refutation_review"
+# Optional: the other names readers use for the page's concept ("four-fifths rule", "80% rule"); the site shows
+# them under the title and search ranks the page first for them.
+ALIASES_KEY = "aliases"
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -54,6 +57,7 @@ class Explainer(_Page):
 
     theme: str
     definition: str
+    aliases: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +65,7 @@ class AuditPage(_Page):
     """A Markdown page inside an audit folder (a write-up, or the data card ``DATA.md``)."""
 
     is_data_card: bool
+    aliases: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,6 +123,23 @@ def review_date(meta: dict, where: str) -> datetime.date | None:
     return value
 
 
+def aliases(meta: dict, where: str) -> tuple:
+    """The page's ``aliases`` (other names of its concept) from its front matter; () when it names none.
+
+    Examples
+    --------
+    >>> aliases({"aliases": ["four-fifths rule", "80% rule"]}, "page.md")
+    ('four-fifths rule', '80% rule')
+    """
+    value = meta.get(ALIASES_KEY)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise PageMetadataError(f"{where}: front matter {ALIASES_KEY!r} is {value!r}; expected a list of names "
+                                "(e.g. aliases: [four-fifths rule, 80% rule])")
+    return tuple(" ".join(v.split()) for v in value)
+
+
 def _order(value, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PageMetadataError(f"{where}: front matter 'order' is {value!r}; expected a number (position within its theme)")
@@ -146,6 +168,7 @@ def _explainer(path: pathlib.Path, root: pathlib.Path) -> Explainer:
         order=_order(meta["order"], where),
         theme=theme,
         definition=" ".join(str(meta["definition"]).split()),
+        aliases=aliases(meta, where),
     )
 
 
@@ -181,7 +204,7 @@ def _audit_page(path: pathlib.Path, root: pathlib.Path) -> AuditPage:
     if is_card:
         title = "Data card"
     order = _order(meta["order"], where) if "order" in meta else 0.0
-    return AuditPage(path.stem, where, path, str(title).strip(), order, is_card)
+    return AuditPage(path.stem, where, path, str(title).strip(), order, is_card, aliases(meta, where))
 
 
 def load_audits(root: pathlib.Path) -> list[Audit]:

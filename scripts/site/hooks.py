@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import html
 import logging
 import pathlib
 import posixpath
@@ -33,7 +34,8 @@ from scripts.site._outputs import frame_outputs, point_to_folds  # noqa: E402
 from scripts.site._archive import build_archive  # noqa: E402
 from scripts.site._files import write_bytes_if_changed  # noqa: E402
 from scripts.site._notebooks import ARCHIVE_NAME, RUN_COMMAND, notebook_for_page, stage_notebook  # noqa: E402
-from scripts.site._pages import THEMES, PageMetadataError, load_audits, load_explainers, review_date  # noqa: E402
+from scripts.site._pages import (THEMES, PageMetadataError, aliases, load_audits, load_explainers,  # noqa: E402
+                                 review_date)
 from scripts.site._provenance import provenance  # noqa: E402
 from scripts.site._tables import style_tables  # noqa: E402
 
@@ -171,7 +173,20 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         log.info("%s: %s does not exist yet; its link is shown as text", src_uri, target)
     if src_uri in _STATE["scripts"]:
         markdown = markdown.rstrip("\n") + "\n\n" + _run_it_yourself(page, files)
-    return markdown
+    return _show_aliases(markdown, page)
+
+
+def _show_aliases(markdown: str, page) -> str:
+    """The page's other names (front matter ``aliases``) in a line under its title, as readers may know it so."""
+    try:
+        names = aliases(page.meta, page.file.src_uri)
+    except PageMetadataError as err:
+        raise PluginError(str(err)) from None
+    heading = re.search(r"^# .+$", markdown, flags=re.MULTILINE)
+    if not names or heading is None:
+        return markdown
+    line = f'<p class="fc-aliases">Also known as: {html.escape(", ".join(names))}.</p>'
+    return markdown[:heading.end()] + "\n\n" + line + markdown[heading.end():]
 
 
 def _fill(markdown: str, marker: str, content: str) -> str:
@@ -292,6 +307,15 @@ def on_page_context(context, page, config, nav):
     """Leave notebook pages out of search: each repeats its explainer, which is the page a search should find."""
     if page.file.src_uri.endswith(".ipynb"):
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+    else:
+        # The names readers use for the concept go to the search index as its most heavily boosted field (the
+        # theme's "tags"), so that searching "80% rule" lands on the page that explains it.
+        try:
+            names = aliases(page.meta, page.file.src_uri)
+        except PageMetadataError as err:
+            raise PluginError(str(err)) from None
+        if names:
+            page.meta["tags"] = [*(page.meta.get("tags") or []), *names]
     return context
 
 

@@ -338,6 +338,14 @@ _OUTPUTS_JS = """() => {
 # in the every-page pass (real_site_at_desktop); this test loads the pages again only at 390 px.
 MAX_OVERFLOWING_TABLES = {"1280": 0.05, "390": 0.0}
 PHONE_WIDTH = {"390": {"width": 390, "height": 844}}
+# Searches a reader tried that found the wrong page or nothing (issue 25), and the explainer each must find first.
+CONCEPT_QUERIES = {
+    "four-fifths": "explainers/disparate-impact-and-legal-tests.md",
+    "four fifths rule": "explainers/disparate-impact-and-legal-tests.md",
+    "80% rule": "explainers/disparate-impact-and-legal-tests.md",
+    "Wilson interval": "explainers/bootstrap-confidence-intervals.md",
+    "COMPAS": "Pretrial Risk Assessment/pretrial-risk-assessment.md",
+}
 
 
 def _content_pages(site: pathlib.Path) -> list[str]:
@@ -470,15 +478,24 @@ def test_output_tables_fit_and_search_finds_each_page(browser, real_site, real_s
             problems.append(f"at 390 px {prose_over} of {prose} tables in the prose run past the screen: "
                             + "; ".join(f"{rel}: {m['over']}" for rel, m in pages.items() if m["proseOver"]))
     assert any(m["tables"] + m["pres"] for m in measured["1280"].values()), "no output found on any page"
+    from scripts.site import load_audits
+
     explainers = load_explainers(ROOT)
-    hits = _first_search_hits(browser, base, [e.title for e in explainers])
+    write_ups = [p for a in load_audits(ROOT) for p in a.pages]
+    # Each explainer's title, and every other name a page's front matter gives its concept (aliases), must find
+    # that page first; among them the searches readers tried and missed (CONCEPT_QUERIES).
+    queries = {e.title: e.src_uri for e in explainers}
+    queries.update({alias: p.src_uri for p in [*explainers, *write_ups] for alias in p.aliases})
+    missing = {q: uri for q, uri in CONCEPT_QUERIES.items() if queries.get(q) != uri}
+    assert not missing, f"these searches must be aliases of these pages: {missing}"
+    hits = _first_search_hits(browser, base, list(queries))
     base_path = urlsplit(base).path
-    for explainer in explainers:
-        expected = base_path + explainer.src_uri[: -len(".md")] + "/"
-        hit = hits[explainer.title]
-        lines.append(f"search {explainer.title!r}: first hit {hit}")
+    for query, src_uri in queries.items():
+        expected = base_path + src_uri[: -len(".md")] + "/"
+        hit = hits[query]
+        lines.append(f"search {query!r}: first hit {hit}")
         if hit.split("#")[0] != expected:
-            problems.append(f"searching {explainer.title!r} finds {hit} first, not {expected}")
+            problems.append(f"searching {query!r} finds {hit} first, not {expected}")
     print("\n".join(lines))
     (SCREENSHOTS / "measurements.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert not problems, "\n".join(problems) + "\n" + "\n".join(lines)

@@ -146,7 +146,7 @@ def test_output_regions_and_the_blocks_that_print_them():
 def test_an_output_is_framed_with_its_code_folded_and_no_copy_button():
     framed = frame_outputs(PAGE_WITH_OUTPUTS)
     lines = framed.split("\n")
-    start = lines.index('<div class="fc-output" id="output-table" markdown>')
+    start = lines.index('<div class="fc-output" id="output-table" markdown data-search-exclude>')
     assert lines[start - 2] == "<!-- output: table -->"
     assert lines[start + 2:start + 4] == ['<details class="fc-output__code" markdown data-search-exclude>',
                                           f"<summary>{CODE_SUMMARY}</summary>"]
@@ -216,7 +216,7 @@ def test_a_folded_block_is_shown_once_on_the_site():
     shown = point_to_folds(frame_outputs(page))
     # Each printing block's code is left once, in its fold; the far one gets a link, the near one nothing.
     assert shown.count("print('far')") == 1 and shown.count("print('near')") == 1
-    assert '<a href="#output-far">' in shown and '<div class="fc-output" id="output-far" markdown>' in shown
+    assert '<a href="#output-far">' in shown and '<div class="fc-output" id="output-far" markdown data-search-exclude>' in shown
     assert '<a href="#output-near">' not in shown
     # Set-up code and a block whose output is empty stay where they are.
     assert "```python\nx = 1\n```" in shown and '```python output="quiet"\npass\n```' in shown
@@ -230,3 +230,27 @@ def test_the_site_summary_counts_pages_and_notebooks(tmp_path):
         (tmp_path / rel).write_text("x" * 10, encoding="utf-8")
     line = summary(tmp_path, 3.4)
     assert line.startswith(f"site: 2 pages and 1 notebook pages in {tmp_path}/") and "in 3 s" in line
+
+
+def test_aliases_are_read_from_front_matter_and_a_bad_value_names_the_page():
+    from scripts.site._pages import PageMetadataError, aliases
+
+    assert aliases({"aliases": ["four-fifths  rule", "80% rule"]}, "p.md") == ("four-fifths rule", "80% rule")
+    assert aliases({}, "p.md") == ()
+    for bad in ("80% rule", [""], [3], {"a": 1}):
+        with pytest.raises(PageMetadataError, match=r"p\.md: front matter 'aliases' is .*expected a list of names"):
+            aliases({"aliases": bad}, "p.md")
+
+
+def test_aliases_are_shown_under_the_title_and_go_to_search_as_tags():
+    from types import SimpleNamespace
+
+    from scripts.site import hooks
+
+    page = SimpleNamespace(meta={"aliases": ["80% rule", "adverse impact <ratio>"]},
+                           file=SimpleNamespace(src_uri="explainers/x.md"))
+    shown = hooks._show_aliases("# Title\n\nBody\n", page)
+    assert shown.startswith("# Title\n\n<p class=\"fc-aliases\">Also known as: 80% rule, adverse impact &lt;ratio&gt;.")
+    assert hooks._show_aliases("No heading\n", page) == "No heading\n"
+    hooks.on_page_context({}, page, None, None)
+    assert page.meta["tags"] == ["80% rule", "adverse impact <ratio>"]
