@@ -174,24 +174,28 @@ def run_samples(key, gap):
     )
 
 
+def sizes(key):
+    """Test and training rows of one split of this run's data set."""
+    n_test = len(runs[key][0][1])
+    return n_test, len(data[key[0]].y) - n_test
+
+
 def interval_row(estimates, samples, key):
     """The mean over runs with its intervals, formatted. For runs that re-split the
-    rows, also Nadeau and Bengio's corrected interval (over_resplits): the mean a
-    model fitted on that many rows of a fresh sample would show."""
+    rows, also Nadeau and Bengio's corrected interval (over_resplits), which counts
+    the test rows the splits share but not their shared training rows."""
     mean = mean_over_runs(estimates, samples)
     one = single_run_range(estimates, samples)
-    fresh = ""
+    corrected = ""
     if key[2] == "split":
-        n_test = len(runs[key][0][1])
-        resplit = over_resplits(
-            estimates, n_test=n_test, n_train=len(data[key[0]].y) - n_test
-        )
-        fresh = f"[{resplit.lower:+.3f}, {resplit.upper:+.3f}]"
+        n_test, n_train = sizes(key)
+        resplit = over_resplits(estimates, n_test=n_test, n_train=n_train)
+        corrected = f"[{resplit.lower:+.3f}, {resplit.upper:+.3f}]"
     return {
         "mean": f"{mean.estimate:+.3f}",
         "mean over runs, 95%": f"[{mean.lower:+.3f}, {mean.upper:+.3f}]",
         "one run, 95%": f"[{one.lower:+.3f}, {one.upper:+.3f}]",
-        "fresh sample, 95%": fresh,
+        "Nadeau-Bengio, 95%": corrected,
         "runs < 0": f"{int((np.asarray(estimates) < 0).sum())}/{len(estimates)}",
     }
 
@@ -225,11 +229,43 @@ print(
     f"over {N_SEEDS}).\none run: where one more run's gap may fall (single_run_range). "
     "Both hold each fitted model fixed: the uncertainty of training on a fresh sample "
     "\nenters only through the spread between splits, and those splits re-use the "
-    "same rows.\nfresh sample (re-split runs only): the mean a model fitted on as "
-    "many rows of a new sample would show (over_resplits: Nadeau and Bengio's\n"
-    "corrected t, sd x sqrt(1/runs + test rows / training rows)).\n"
+    "same rows.\nNadeau-Bengio (re-split runs only): over_resplits, the corrected t "
+    "sd x sqrt(1/runs + test rows / training rows); it counts the test rows\nthe "
+    "splits share, not the training rows they share, so it too leaves out training "
+    "on a fresh sample.\n"
 )
 show(pd.DataFrame(records).set_index(["audit", "model", "varies", "gap"]))
+# Why the Nadeau-Bengio and mean-over-runs intervals come out alike: the term the
+# correction adds to sd^2 / runs against the test-row standard error that
+# mean_over_runs adds, from resamples of the whole data set.
+agree = []
+for key in runs:
+    if key[2] != "split":
+        continue
+    n_test, n_train = sizes(key)
+    for gap in GAPS.values():
+        estimates = values[key][gap].to_numpy()
+        agree.append(
+            {
+                "audit": key[0],
+                "model": key[1],
+                "gap": gap,
+                "sd / sqrt(runs)": estimates.std(ddof=1) / np.sqrt(len(estimates)),
+                "sd x sqrt(test / train)": estimates.std(ddof=1)
+                * np.sqrt(n_test / n_train),
+                "test-row SE": mean_over_runs(estimates, samples[(*key, gap)]).test_se,
+            }
+        )
+print(
+    "\nWhat each interval adds, in quadrature, to the spread between runs, sd / "
+    "sqrt(runs): Nadeau-Bengio adds sd x sqrt(test rows / training rows),\nmean over "
+    "runs the test-row standard error of the runs' mean (test-row SE): both stand for "
+    "the test-row noise of the whole data set.\n"
+)
+show(
+    pd.DataFrame(agree).set_index(["audit", "model", "gap"]),
+    float_format=lambda v: f"{v:.4f}",
+)
 
 # %%
 from scipy import stats
@@ -372,6 +408,68 @@ show(
     pd.DataFrame(rows).set_index(["audit", "model", "gap"]),
     float_format=lambda v: "n/a" if np.isnan(v) else f"{v:.3f}",
 )
+
+# %%
+N_REFIT = 200
+d, key = data["German Credit Lending"], ("German Credit Lending", "logistic_regression")
+X, y = d.X.to_numpy(float), d.y.to_numpy()
+inside = d.masks[AUDITS[key[0]][0]].to_numpy() == 1
+rng = np.random.default_rng(d.random_state)
+refitted = []
+for _ in range(N_REFIT):
+    drawn = np.sort(rng.integers(0, len(y), len(y)))
+    # A row drawn twice is one applicant: both copies go to the same side.
+    people = np.unique(drawn)
+    train_people, _ = train_test_split(
+        people,
+        test_size=d.manifest.test_size,
+        stratify=y[people],
+        random_state=d.random_state,
+    )
+    on_train = np.isin(drawn, train_people)
+    train, test = drawn[on_train], drawn[~on_train]
+    model = build_model(key[1], d.random_state).fit(X[train], y[train])
+    pred = model.predict(X[test])
+    refitted.append(
+        [
+            resampled_gap(
+                np.ones((1, len(test)), np.float32),
+                y[test],
+                pred,
+                inside[test],
+                METRIC[gap],
+            )[0]
+            for gap in GAPS.values()
+        ]
+    )
+refitted = np.array(refitted)
+# An sd from N_REFIT draws: its 95% interval from the chi-square distribution.
+chi_low, chi_high = stats.chi2.ppf([0.975, 0.025], N_REFIT - 1)
+rows = []
+for j, gap in enumerate(GAPS.values()):
+    boot_sd = np.nanstd(samples[(*key, "split", gap)], axis=1, ddof=1).mean()
+    seed_sd = comparison.loc[(*key, gap), "bootstrap sd (width / 3.92)"]
+    sd = refitted[:, j].std(ddof=1)
+    rows.append(
+        {
+            "gap": gap,
+            "bootstrap sd": f"{boot_sd:.3f}",
+            "seed 42 (width / 3.92)": f"{seed_sd:.3f}",
+            "across splits": f"{values[(*key, 'split')][gap].std(ddof=1):.3f}",
+            "refitted on a resample": f"{sd:.3f}",
+            "95% (chi-square)": f"[{sd * np.sqrt((N_REFIT - 1) / chi_low):.3f}, "
+            f"{sd * np.sqrt((N_REFIT - 1) / chi_high):.3f}]",
+            "refitted / bootstrap": f"{sd / boot_sd:.2f}",
+        }
+    )
+print(
+    f"German Credit Lending, logistic regression: standard deviation of one split's "
+    f"gap. refitted on a resample: the audit's split recipe\nre-run on each of "
+    f"{N_REFIT} resamples of the {len(y):,} rows, the model refitted each time. "
+    "bootstrap sd and seed 42: the model held fixed (tables above);\nacross splits: "
+    f"the {N_SEEDS} re-splits of these rows.\n"
+)
+show(pd.DataFrame(rows).set_index("gap"))
 
 # %%
 import matplotlib.pyplot as plt
