@@ -22,6 +22,7 @@ from faircode._binomial import clopper_pearson
 from faircode._conditional import _conditional, _share
 from faircode._gaps import between_table, reference_table
 from faircode._inputs import Groups
+from faircode._multiplicity import holm as _holm
 from faircode._rates import measure, per_metric, rates_table, safe_divide
 from faircode.report import _counts, _read, _scores
 from faircode.report._errors import AuditInputError, closest, listed
@@ -72,7 +73,7 @@ def _check_options(score, decision, threshold, score_range, n_boot, confidence, 
     return thresholds
 
 
-def _names(value, what) -> tuple[str, ...]:
+def column_names(value, what) -> tuple[str, ...]:
     if value is None:
         return ()
     names = (value,) if isinstance(value, str) else tuple(value)
@@ -81,7 +82,7 @@ def _names(value, what) -> tuple[str, ...]:
     return names
 
 
-def _references(reference, groups: tuple[str, ...]) -> dict:
+def references_by_column(reference, groups: tuple[str, ...]) -> dict:
     """The reference group asked for, per column (None: the largest group)."""
     if reference is None:
         return {}
@@ -97,14 +98,15 @@ def _references(reference, groups: tuple[str, ...]) -> dict:
     return dict(reference)
 
 
-def _reference_position(view: _counts.View, reference, rows: np.ndarray, min_count: int) -> int:
-    """The reference cell: the one named (an error naming the closest if it does not exist), else the largest."""
-    labels = [str(x) for x in view.index]
+def reference_position(column: str, index, reference, rows: np.ndarray) -> int:
+    """The reference group of a column whose groups are ``index``: the one named (an error naming the closest if
+    it does not exist), else the largest (``rows`` per group; the first of equals)."""
+    labels = [str(x) for x in index]
     if reference is None:
         return int(np.argmax(rows))
     wanted = JOIN.join(map(str, reference)) if isinstance(reference, tuple) else str(reference)
     if wanted not in labels:
-        raise AuditInputError(f"reference group {wanted!r} does not exist in column {view.name!r}"
+        raise AuditInputError(f"reference group {wanted!r} does not exist in column {column!r}"
                               f"{closest(wanted, labels)}; its groups are: {listed(labels)}")
     return labels.index(wanted)
 
@@ -150,18 +152,6 @@ def _p_values(ev, ref: int) -> np.ndarray:
         z = (ev.rates - ev.rates[ref:ref + 1, :]) / se
     p = 2 * norm.sf(np.abs(z))
     return np.where((n > 1) & (se > 0), p, np.nan)
-
-
-def _holm(p: np.ndarray, alpha: float) -> np.ndarray:
-    """Holm's step-down rejections over the p-values given (NaN counts in the family and is never rejected)."""
-    m = len(p)
-    order = np.argsort(np.where(np.isnan(p), np.inf, p), kind="stable")
-    reject = np.zeros(m, bool)
-    for rank, i in enumerate(order):
-        if np.isnan(p[i]) or p[i] > alpha / (m - rank):
-            break
-        reject[i] = True
-    return reject
 
 
 FOUR_FIFTHS_DIRECTIONS = (
@@ -320,13 +310,13 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
         sex     f       0.5     10
         sex     m       0.5     10
     """
-    group_cols = _names(groups, "groups")
+    group_cols = column_names(groups, "groups")
     if not group_cols:
         raise AuditInputError("groups must name at least one group column")
-    strata_cols = _names(strata, "strata")
+    strata_cols = column_names(strata, "strata")
     thresholds = _check_options(score, decision, threshold, score_range, n_boot, confidence, min_count,
                                 min_events, calibration_bins)
-    references = _references(reference, group_cols)
+    references = references_by_column(reference, group_cols)
     columns = _read.Columns(label=label, groups=group_cols, score=score, decision=decision, weight=sample_weight,
                             strata=strata_cols)
     table = _read.read_table(data, columns, sep=sep, encoding=encoding)
@@ -400,7 +390,8 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
             if view.name == OVERALL:
                 continue
             gap_ev = _select(ev, GAP_METRICS)
-            ref = _reference_position(view, references.get(view.name), ev.row_counts["n"].to_numpy(), min_count)
+            ref = reference_position(view.name, view.index, references.get(view.name),
+                                     ev.row_counts["n"].to_numpy())
             gap_parts.append(_gap_rows(view, gap_ev, ref, t, float(confidence)))
             ff_parts.append(_four_fifths_rows(view, _select(ev, ("selection_rate",)), t, float(confidence)))
             # max - min and min / max over groups: point values only. A percentile bootstrap of a minimum over a

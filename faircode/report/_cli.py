@@ -1,4 +1,5 @@
-"""``python -m faircode audit``: the command line over ``faircode.audit`` and ``faircode.report.check``.
+"""``python -m faircode audit``: the command line over ``faircode.audit`` and ``faircode.report.check``
+(registered with the ``faircode`` command by ``faircode.__main__``).
 
 Exit codes: 0 the audit ran and every ``--fail-on`` condition passed; 1 a condition failed (the message names
 the column, group, metric, estimate and interval); 2 bad input (the message says what arrived and what was
@@ -13,7 +14,7 @@ import pathlib
 import sys
 import tempfile
 
-from faircode.report._errors import EXIT_INPUT, EXIT_INTERNAL, AuditInputError
+from faircode.report._errors import EXIT_INPUT, AuditInputError
 
 EXAMPLE = """examples:
   python -m faircode audit predictions.csv --label y --score p --threshold 0.5 --group race --group sex \\
@@ -29,12 +30,11 @@ exit codes: 0 pass, 1 a --fail-on condition failed, 2 bad input, 3 internal erro
 estimate does (it trips on noise in small groups)."""
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="faircode", description="Audit a table of your own predictions for "
-                                     "fairness: rates, gaps and ratios by group with intervals.")
-    commands = parser.add_subparsers(dest="command", required=True)
+def add_parser(commands) -> None:
+    """The ``audit`` command of the ``faircode`` command line (``faircode.__main__``)."""
     a = commands.add_parser("audit", help="audit a CSV or Parquet file of predictions", epilog=EXAMPLE,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    a.set_defaults(run=_run)
     a.add_argument("data", help="CSV (plain or compressed) or Parquet file or folder, one row per prediction")
     a.add_argument("--label", required=True, help="the true outcome column (0/1, or see --positive)")
     what = a.add_mutually_exclusive_group(required=True)
@@ -67,7 +67,6 @@ def _parser() -> argparse.ArgumentParser:
                    help="e.g. 'fpr_gap > 0.05', 'abs(tpr_gap) > 0.05', 'four_fifths_ratio < 0.8' (repeatable)")
     a.add_argument("--fail-when", choices=("interval", "point"), default="interval",
                    help="interval (default): fail when the whole interval is beyond the limit; point: the estimate")
-    return parser
 
 
 def _references(values: list[str], groups: list[str]):
@@ -112,16 +111,25 @@ def _write_all(outputs: dict[pathlib.Path, str]) -> None:
         os.replace(tmp, path)
 
 
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        return _run(args)
-    except Exception:  # a bug, not a gate: exit 3, never 1
-        import traceback
+def print_warnings(caught, command: str) -> None:
+    """An ``AuditWarning`` caught while the command ran as a 'faircode <command>: warning:' line on stderr; any
+    other warning passed on as it came."""
+    import warnings
 
-        traceback.print_exc()
-        print("faircode audit: internal error (exit 3); no report was written", file=sys.stderr)
-        return EXIT_INTERNAL
+    from faircode.report._errors import AuditWarning
+
+    for warning in caught:
+        if issubclass(warning.category, AuditWarning):
+            print(f"faircode {command}: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+
+
+def main(argv=None) -> int:
+    """``faircode`` with ``argv`` (``["audit", ...]``): the command line of ``faircode.__main__``."""
+    from faircode.__main__ import main as faircode_main
+
+    return faircode_main(argv)
 
 
 def _run(args) -> int:
@@ -145,11 +153,7 @@ def _run(args) -> int:
                            min_count=args.min_count, min_events=args.min_events, n_boot=args.n_boot,
                            confidence=args.confidence, random_state=args.seed, calibration_bins=args.calibration_bins,
                            sep=args.sep, encoding=args.encoding)
-        for warning in caught:
-            if issubclass(warning.category, AuditWarning):
-                print(f"faircode audit: warning: {warning.message}", file=sys.stderr)
-            else:
-                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+        print_warnings(caught, "audit")
         gate = check(report, args.fail_on, when=args.fail_when) if args.fail_on else None
     except AuditInputError as err:
         print(f"faircode audit: error: {err}", file=sys.stderr)

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from faircode.report._texts import (DEFAULT_DOCS_URL, FOUR_FIFTHS_CAVEAT, NAMES, SECTIONS, SMALL, SPREAD_NOTE, UNDEFINED,
-                                    bootstrap_note, link)
+from faircode.report._texts import (DEFAULT_DOCS_URL, FOUR_FIFTHS_CAVEAT, NAMES, RELATIVE_LINKS, SECTIONS, SMALL,
+                                    SPREAD_NOTE, UNDEFINED, bootstrap_note, link)
 
 DIGITS = 3
 ERROR_METRICS = ("tpr", "fpr", "fnr")
@@ -139,10 +139,7 @@ def build(report, *, docs_url=None, gate=None) -> list[Block]:
         blocks.append(Block("p", gate.message()))
     blocks.append(Block("p", bootstrap_note(meta)))
     if not (docs_url if docs_url is not None else DEFAULT_DOCS_URL):
-        blocks.append(Block("p", "The links to explainer pages are relative to the project's site "
-                                 "(/explainers/<page>/): they work where this report is served from the site, not "
-                                 "from a file on disk. Give the site's address (docs_url=, --docs-url) for links "
-                                 "that work anywhere."))
+        blocks.append(Block("p", RELATIVE_LINKS))
 
     _section(blocks, "rates", docs_url)
     blocks.append(Block("p", UNDEFINED + " " + SMALL.format(**meta)))

@@ -92,13 +92,13 @@ def _check_duplicates(names, needed, source: str) -> None:
                               "so that each column the audit reads has one name")
 
 
-def _csv_header(path, sep, encoding) -> list[str]:
+def _csv_header(path, sep, encoding, row: str = "prediction") -> list[str]:
     try:
         raw = pd.read_csv(path, nrows=1, header=None, sep=sep, encoding=encoding, dtype=str, keep_default_na=False)
         header = pd.read_csv(path, nrows=0, sep=sep, encoding=encoding)
     except pd.errors.EmptyDataError as err:
         raise AuditInputError(f"{path} is empty: expected a header line naming the columns, then one row per "
-                              "prediction") from err
+                              f"{row}") from err
     except UnicodeDecodeError as err:
         raise _not_utf8(path, encoding, err) from err
     names = [str(c) for c in raw.iloc[0]] if len(raw) else [str(c) for c in header.columns]
@@ -123,16 +123,53 @@ def _check_delimiter(names: list[str], needed: list[str], path, sep) -> None:
                 f"'{shown}'; pass sep='{shown}' (--sep '{shown}')")
 
 
-def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8") -> Table:
-    """The columns an audit needs, from a DataFrame or a file path (CSV, compressed CSV, Parquet file or
-    folder)."""
+@dataclass
+class Source:
+    """A table opened for reading: a DataFrame, or a file whose header has been read and checked."""
+
+    data: object  # the DataFrame, or the file's path
+    names: list[str]  # its columns, in order
+    kind: str  # "frame", "csv" or "parquet"
+    sep: str = ","
+    encoding: str = "utf-8"
+    verb: str = "audit"
+
+    def load(self, usecols, *, dtype=None, na_values=None) -> Table:
+        """The columns ``usecols`` (every column when None) as a ``Table``; ``dtype`` and ``na_values`` apply to a
+        CSV file (pandas' meanings), where no other value than those given is read as missing."""
+        if self.kind == "frame":
+            frame = self.data[list(usecols if usecols is not None else self.data.columns)].copy()
+            return Table(frame=frame, source="DataFrame", from_file=False, rows_read=len(frame))
+        path = self.data
+        if self.kind == "parquet":
+            frame = pd.read_parquet(path, columns=None if usecols is None else list(usecols))
+        else:
+            try:
+                frame = pd.read_csv(path, sep=self.sep, encoding=self.encoding, usecols=usecols, dtype=dtype,
+                                    keep_default_na=False, na_values=na_values)
+            except UnicodeDecodeError as err:
+                raise _not_utf8(path, self.encoding, err) from err
+            except (pd.errors.ParserError, ValueError) as err:
+                raise AuditInputError(f"{path} could not be read as a table delimited by {self.sep!r}: {err}") from err
+            if usecols is not None:
+                frame = frame[list(usecols)]
+        if len(frame) == 0:
+            raise AuditInputError(f"{path} has a header but no rows: there is nothing to {self.verb}")
+        return Table(frame=frame, source=path.name, from_file=True, rows_read=len(frame))
+
+
+def open_source(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8", every_column: bool = False,
+                verb: str = "audit", row: str = "prediction") -> Source:
+    """Open a DataFrame or a file path (CSV, compressed CSV, Parquet file or folder): check that the columns
+    ``columns`` names exist and are named once (with ``every_column``, that no column is named twice), that the
+    file exists, is not empty, is text in ``encoding`` and is delimited by ``sep``. ``verb`` and ``row`` are the
+    words of the messages ('nothing to audit', 'one row per prediction')."""
     needed = columns.needed()
-    group_like = [*columns.groups, *columns.strata]
     if isinstance(data, pd.DataFrame):
-        _check_names(columns, [str(c) for c in data.columns], "the DataFrame")
-        _check_duplicates(data.columns, needed, "the DataFrame")
-        frame = data[needed].copy()
-        return Table(frame=frame, source="DataFrame", from_file=False, rows_read=len(frame))
+        names = [str(c) for c in data.columns]
+        _check_names(columns, names, "the DataFrame")
+        _check_duplicates(data.columns, names if every_column else needed, "the DataFrame")
+        return Source(data, names, "frame", verb=verb)
     if not isinstance(data, (str, os.PathLike)):
         raise AuditInputError(f"data must be a pandas DataFrame or the path of a CSV or Parquet file; got a "
                               f"{type(data).__name__}")
@@ -141,43 +178,40 @@ def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8
         near = closest(path.name, [p.name for p in path.parent.iterdir()]) if path.parent.is_dir() else ""
         raise AuditInputError(f"no file {str(path)!r}{near}")
     if path.is_dir() or path.suffix.lower() in PARQUET_SUFFIXES:
-        frame = _read_parquet(path, columns)
-    else:
-        if path.stat().st_size == 0:
-            raise AuditInputError(f"{path} is empty (0 bytes): expected a header line naming the columns, then "
-                                  "one row per prediction")
-        names = _csv_header(path, sep, encoding)
-        _check_delimiter(names, needed, path, sep)
+        names = _parquet_names(path)
         _check_names(columns, names, str(path))
-        _check_duplicates(names, needed, str(path))
-        text_like = {*group_like, columns.label}
-        try:
-            frame = pd.read_csv(path, sep=sep, encoding=encoding, usecols=needed,
-                                dtype={name: str for name in group_like if name != columns.label},
-                                keep_default_na=False,
-                                na_values={name: list(TEXT_MISSING if name in text_like else NUMBER_MISSING)
-                                           for name in needed})
-        except UnicodeDecodeError as err:
-            raise _not_utf8(path, encoding, err) from err
-        except (pd.errors.ParserError, ValueError) as err:
-            raise AuditInputError(f"{path} could not be read as a table delimited by {sep!r}: {err}") from err
-        frame = frame[needed]
-    if len(frame) == 0:
-        raise AuditInputError(f"{path} has a header but no rows: there is nothing to audit")
-    return Table(frame=frame, source=path.name, from_file=True, rows_read=len(frame))
+        return Source(path, names, "parquet", verb=verb)
+    if path.stat().st_size == 0:
+        raise AuditInputError(f"{path} is empty (0 bytes): expected a header line naming the columns, then "
+                              f"one row per {row}")
+    names = _csv_header(path, sep, encoding, row)
+    _check_delimiter(names, needed, path, sep)
+    _check_names(columns, names, str(path))
+    _check_duplicates(names, names if every_column else needed, str(path))
+    return Source(path, names, "csv", sep=sep, encoding=encoding, verb=verb)
 
 
-def _read_parquet(path: pathlib.Path, columns: Columns) -> pd.DataFrame:
+def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8") -> Table:
+    """The columns an audit needs, from a DataFrame or a file path (CSV, compressed CSV, Parquet file or
+    folder)."""
+    source = open_source(data, columns, sep=sep, encoding=encoding)
+    needed = columns.needed()
+    group_like = [*columns.groups, *columns.strata]
+    text_like = {*group_like, columns.label}
+    return source.load(needed, dtype={name: str for name in group_like if name != columns.label},
+                       na_values={name: list(TEXT_MISSING if name in text_like else NUMBER_MISSING)
+                                  for name in needed})
+
+
+def _parquet_names(path: pathlib.Path) -> list[str]:
     try:
         import pyarrow.parquet as pq
     except ImportError as err:  # pragma: no cover - pyarrow is pinned in requirements.lock
         raise AuditInputError(f"reading {path} needs pyarrow (pip install pyarrow)") from err
     try:
-        names = list(pq.ParquetDataset(path).schema.names)
+        return list(pq.ParquetDataset(path).schema.names)
     except Exception as err:  # pyarrow raises several types for a file that is not Parquet
         raise AuditInputError(f"{path} could not be read as Parquet: {err}") from err
-    _check_names(columns, names, str(path))
-    return pd.read_parquet(path, columns=columns.needed())
 
 
 # ---- the columns' values ----
@@ -185,7 +219,7 @@ def _read_parquet(path: pathlib.Path, columns: Columns) -> pd.DataFrame:
 def drop_missing(table: Table, columns: Columns, dropna: bool) -> None:
     """Raise on missing values in any needed column (count, first row), or drop those rows with ``dropna``."""
     frame = table.frame
-    missing = frame.isna()
+    missing = frame[columns.needed()].isna()
     if columns.score is not None and pd.api.types.is_numeric_dtype(frame[columns.score]):
         missing[columns.score] |= ~np.isfinite(frame[columns.score].to_numpy(float, na_value=np.nan))
     counts = missing.sum()

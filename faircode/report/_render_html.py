@@ -59,7 +59,14 @@ def _table(caption, table) -> str:
 
 
 def to_html(report, *, docs_url=None, gate=None) -> str:
-    blocks = build(report, docs_url=docs_url, gate=gate)
+    return blocks_to_html(build(report, docs_url=docs_url, gate=gate),
+                          boxed=() if gate is None else (gate.message(),),
+                          figure=lambda block: curves_svg(block.extra["curves"], block.caption))
+
+
+def blocks_to_html(blocks, *, boxed=(), figure=None) -> str:
+    """One self-contained page of any report's blocks: the first block's text is its title; a paragraph whose text
+    is in ``boxed`` is set apart (a gate's verdict); ``figure(block)`` draws a figure block as inline SVG."""
     title = blocks[0].text
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -68,15 +75,14 @@ def to_html(report, *, docs_url=None, gate=None) -> str:
         if block.kind in ("h1", "h2", "h3"):
             out.append(f"<{block.kind}>{escape(block.text)}</{block.kind}>")
         elif block.kind == "p":
-            gate_text = gate is not None and block.text == gate.message()
-            out.append(f'<p class="fc-gate">{escape(block.text)}</p>' if gate_text else f"<p>{escape(block.text)}</p>")
+            out.append(f'<p class="fc-gate">{escape(block.text)}</p>' if block.text in boxed
+                       else f"<p>{escape(block.text)}</p>")
         elif block.kind == "link":
             out.append(f'<p class="fc-explainer">{escape(block.text)}: '
                        f'<a href="{escape(block.url)}">{escape(block.url)}</a></p>')
         elif block.kind == "table":
             out.append(_table(block.text, block.table))
-        elif block.kind == "figure":
-            svg = curves_svg(block.extra["curves"], block.caption)
-            out.append(f"<figure>{svg}<figcaption>{escape(block.caption)}</figcaption></figure>")
+        elif block.kind == "figure" and figure is not None:
+            out.append(f"<figure>{figure(block)}<figcaption>{escape(block.caption)}</figcaption></figure>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"

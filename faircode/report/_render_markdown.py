@@ -19,8 +19,13 @@ def _table(caption, table) -> str:
 
 
 def to_markdown(report, *, docs_url=None, gate=None) -> str:
+    return blocks_to_markdown(build(report, docs_url=docs_url, gate=gate))
+
+
+def blocks_to_markdown(blocks) -> str:
+    """Headings, paragraphs, explainer links, tables and figure notes as Markdown (any report's blocks)."""
     out = []
-    for block in build(report, docs_url=docs_url, gate=gate):
+    for block in blocks:
         if block.kind in ("h1", "h2", "h3"):
             out.append("#" * int(block.kind[1]) + " " + block.text)
         elif block.kind == "p":
@@ -30,6 +35,7 @@ def to_markdown(report, *, docs_url=None, gate=None) -> str:
         elif block.kind == "table":
             out.append(_table(block.text, block.table))
         elif block.kind == "figure":
+            where = block.extra.get("json_key", "curves")
             out.append(f"*Figure in the HTML report: {block.caption}; its points are in the JSON report's "
-                       "`curves`.*")
+                       f"`{where}`.*")
     return "\n\n".join(out) + "\n"

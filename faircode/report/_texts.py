@@ -30,8 +30,19 @@ SECTIONS = {
 
 
 def link(key: str, docs_url: str | None) -> str:
+    return page_url(SECTIONS[key][1], docs_url)
+
+
+def page_url(slug: str, docs_url: str | None) -> str:
+    """The address of the explainer page ``slug``: under ``docs_url``, or site-relative without one."""
     base = DEFAULT_DOCS_URL if docs_url is None else docs_url
-    return f"{base.rstrip('/')}/explainers/{SECTIONS[key][1]}/"
+    return f"{base.rstrip('/')}/explainers/{slug}/"
+
+
+RELATIVE_LINKS = ("The links to explainer pages are relative to the project's site (/explainers/<page>/): they work "
+                  "where this report is served from the site, not from a file on disk. Give the site's address "
+                  "(docs_url=, --docs-url) for links that work anywhere.")
+"""Said in a report whose links are site-relative (no ``docs_url`` and no ``DEFAULT_DOCS_URL``)."""
 
 
 FOUR_FIFTHS_CAVEAT = (
