@@ -120,8 +120,9 @@ def output_id(name: str) -> str:
 
 def _frame(region: OutputRegion, source: str | None) -> list[str]:
     # Out of the search index, like the folded code: runs of numbers are no answer to a search, and they were most
-    # of the index every reader's browser fetches.
-    parts = [f'<div class="{OUTPUT_CLASS}" id="{output_id(region.name)}" markdown data-search-exclude>', ""]
+    # of the index every reader's browser fetches. A <section>, not a <div>: mkdocs-material's indexer keeps its
+    # skip set by tag name, so the first nested </div> (a table's, a code block's) would end a <div>'s exclusion.
+    parts = [f'<section class="{OUTPUT_CLASS}" id="{output_id(region.name)}" markdown data-search-exclude>', ""]
     if source is not None:
         fence = _fence(source)
         parts += [f'<details class="{OUTPUT_CLASS}__code" markdown data-search-exclude>',
@@ -129,7 +130,7 @@ def _frame(region: OutputRegion, source: str | None) -> list[str]:
                   f"{fence}python", source.rstrip("\n"), fence, "", "</details>", ""]
     else:
         parts += [f'<p class="{OUTPUT_CLASS}__label">Output</p>', ""]
-    parts += [_shown(region.content), "", "</div>"]
+    parts += [_shown(region.content), "", "</section>"]
     return parts
 
 
@@ -144,7 +145,7 @@ def frame_outputs(markdown: str) -> str:
     Returns
     -------
     str
-        The page with each region's content inside ``<div class="fc-output">``: a folded ``<details>`` holding
+        The page with each region's content inside ``<section class="fc-output">``: a folded ``<details>`` holding
         the code of the block that printed it (or a plain "Output" label when no block names the region), then
         the output itself, its text fences marked ``.no-copy``. Markers and prose are kept as they are.
     """

@@ -352,7 +352,7 @@ def _content_pages(site: pathlib.Path) -> list[str]:
     """The site's pages that hold output or a table: explainers, audit write-ups and data cards (not notebooks,
     which repeat the pages)."""
     return [p for p in _pages(site) if "/notebooks/" not in p and any(
-        mark in (site / p).read_text(encoding="utf-8") for mark in ('<div class="fc-output"', "<table"))]
+        mark in (site / p).read_text(encoding="utf-8") for mark in ('class="fc-output"', "<table"))]
 
 
 def _measure_outputs(browser, site: pathlib.Path, base: str) -> dict:

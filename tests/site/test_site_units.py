@@ -146,7 +146,7 @@ def test_output_regions_and_the_blocks_that_print_them():
 def test_an_output_is_framed_with_its_code_folded_and_no_copy_button():
     framed = frame_outputs(PAGE_WITH_OUTPUTS)
     lines = framed.split("\n")
-    start = lines.index('<div class="fc-output" id="output-table" markdown data-search-exclude>')
+    start = lines.index('<section class="fc-output" id="output-table" markdown data-search-exclude>')
     assert lines[start - 2] == "<!-- output: table -->"
     assert lines[start + 2:start + 4] == ['<details class="fc-output__code" markdown data-search-exclude>',
                                           f"<summary>{CODE_SUMMARY}</summary>"]
@@ -216,7 +216,7 @@ def test_a_folded_block_is_shown_once_on_the_site():
     shown = point_to_folds(frame_outputs(page))
     # Each printing block's code is left once, in its fold; the far one gets a link, the near one nothing.
     assert shown.count("print('far')") == 1 and shown.count("print('near')") == 1
-    assert '<a href="#output-far">' in shown and '<div class="fc-output" id="output-far" markdown data-search-exclude>' in shown
+    assert '<a href="#output-far">' in shown and '<section class="fc-output" id="output-far" markdown data-search-exclude>' in shown
     assert '<a href="#output-near">' not in shown
     # Set-up code and a block whose output is empty stay where they are.
     assert "```python\nx = 1\n```" in shown and '```python output="quiet"\npass\n```' in shown
