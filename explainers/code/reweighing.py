@@ -182,6 +182,24 @@ for name, (attr, named, rest) in CASES.items():
             predictions[name, "S2"], predictions[name, "S2 reweighed"], member, rows
         )
         changes.append(f"{label} {observed:+.3f} [{low:+.3f}, {high:+.3f}]")
+
+    def accuracy_change(before, after, truth):
+        return (after == truth).mean() - (before == truth).mean()
+
+    decisions = (predictions[name, "S2"], predictions[name, "S2 reweighed"], y[test])
+    result = bootstrap(
+        decisions,
+        accuracy_change,
+        paired=True,
+        vectorized=False,
+        n_resamples=1000,
+        method="percentile",
+        rng=0,
+    )
+    low, high = result.confidence_interval
+    changes.append(
+        f"accuracy {accuracy_change(*decisions):+.4f} [{low:+.4f}, {high:+.4f}]"
+    )
     print(
         "change, reweighed minus S2, same test rows (paired 95% bootstrap): "
         + "; ".join(changes)
@@ -191,6 +209,7 @@ for name, (attr, named, rest) in CASES.items():
 # %%
 from scipy.stats import binomtest
 from sklearn.preprocessing import StandardScaler
+from faircode.metrics import resample_counts, resampled_gap
 
 for name, (attr, named, rest) in CASES.items():
     data, group, weights = audits[name]
@@ -209,7 +228,12 @@ for name, (attr, named, rest) in CASES.items():
         f"parity, {m - toward_zero} away; exact sign test p = "
         f"{binomtest(toward_zero, m).pvalue:.4g}"
     )
+
+    def parity_of(decided, inside):
+        return decided[inside].mean() - decided[~inside].mean()
+
     with_group = X.assign(group_column=member.astype(float))
+    rows, reweighed = [], {}
     for columns, frame in [("S2", X), (f"S2 + {attr} column", with_group)]:
         for weighted in (False, True):
             model = build_model("logistic_regression", data.random_state)
@@ -217,20 +241,49 @@ for name, (attr, named, rest) in CASES.items():
             model.fit(frame.iloc[train], y[train], **extra)
             p_train = model.predict_proba(frame.iloc[train])[:, 1]
             p_test = model.predict_proba(frame.iloc[test])[:, 1]
-            w = weights if weighted else np.ones(len(train))
             inside = member[train]
-            train_gap = np.average(p_train[inside], weights=w[inside]) - np.average(
-                p_train[~inside], weights=w[~inside]
+            decided = (p_test > 0.5).astype(int)
+            if weighted:
+                reweighed[columns] = decided
+            rows.append(
+                {
+                    "model": columns,
+                    "fit": "reweighed" if weighted else "unweighted",
+                    # the mean predicted probability of the group minus the rest's,
+                    # on the training rows counted with the weights (what the
+                    # weights equalise) and as they are (what decisions meet)
+                    "train, weighted": np.average(
+                        p_train[inside], weights=weights[inside]
+                    )
+                    - np.average(p_train[~inside], weights=weights[~inside]),
+                    "train, as is": p_train[inside].mean() - p_train[~inside].mean(),
+                    "test": p_test[member[test]].mean() - p_test[~member[test]].mean(),
+                    "test parity gap": decided[member[test]].mean()
+                    - decided[~member[test]].mean(),
+                }
             )
-            decided = p_test > 0.5
-            inside = member[test]
-            test_gap = p_test[inside].mean() - p_test[~inside].mean()
-            parity = decided[inside].mean() - decided[~inside].mean()
-            print(
-                f"  {columns:<20} {'reweighed' if weighted else 'unweighted':<10}: "
-                f"training mean-probability gap (weighted) {train_gap:+.3f}, test "
-                f"mean-probability gap {test_gap:+.3f}, test parity gap {parity:+.3f}"
-            )
+    print(
+        "  mean predicted probability, group minus rest, on the training rows counted "
+        "with the weights and as they are, and on the test rows; test parity gap:"
+    )
+    show(
+        pd.DataFrame(rows).set_index(["model", "fit"]),
+        float_format=lambda v: f"{v:+.3f}",
+    )
+    # Does seeing the group change the reweighed model's gap? Both reweighed models
+    # decide the same test rows, so each resample scores both (paired).
+    shown, hidden = reweighed[f"S2 + {attr} column"], reweighed["S2"]
+    counts = resample_counts(len(test), 1000, random_state=0)
+    drawn = resampled_gap(counts, y[test], shown, member[test]) - resampled_gap(
+        counts, y[test], hidden, member[test]
+    )
+    observed = parity_of(shown, member[test]) - parity_of(hidden, member[test])
+    low, high = np.percentile(drawn, [2.5, 97.5])
+    print(
+        f"  reweighed, with the {attr} column minus without: parity gap "
+        f"{observed:+.4f} [{low:+.4f}, {high:+.4f}] (paired 95% bootstrap, "
+        f"{len(counts):,} resamples); {int((shown != hidden).sum())} decisions differ"
+    )
     scaler = StandardScaler().fit(X.iloc[train], sample_weight=weights)
     model = build_model("logistic_regression", data.random_state)
     final = model.steps[-1][1]
@@ -297,7 +350,16 @@ print(
 from scipy import stats
 
 share = age_rows["n_test"].iloc[0] / age_rows["n_train"].iloc[0]
-for label, values in [("mean S2 parity gap", before), ("change in |gap|", change)]:
+signed = after - before  # positive: the reweighed gap is higher (S2's is below zero)
+print(
+    f"S2's gap below zero in {int((before < 0).sum())} of {len(before)} splits; "
+    f"signed change above zero in {int((signed > 0).sum())} of {len(signed)}"
+)
+for label, values in [
+    ("mean S2 parity gap", before),
+    ("change in |gap|", change),
+    ("signed change in the gap", signed),
+]:
     half = (
         stats.t.ppf(0.975, len(values) - 1)
         * values.std()
