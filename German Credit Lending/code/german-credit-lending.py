@@ -194,8 +194,9 @@ s2 = fit_strategy(
 s2_pred = s2.predict(X[test], group[test])
 resamples = resample_counts(len(test), 2000, random_state=0)
 young = group[test] == 1
+differ = int((s4_pred != s2_pred).sum())
 print(
-    f"S4 against S2, logistic regression, audit's split: {int((s4_pred != s2_pred).sum())}"
+    f"S4 against S2, logistic regression, audit's split: {differ}"
     f" of {len(test)} test decisions differ; paired 95% bootstrap, "
     f"{len(resamples):,} resamples of the test rows"
 )
@@ -275,8 +276,9 @@ for column, name in [
     values = by_split(column)
     for strategy in ["baseline", "S3", "S4", "reweighing"]:
         summary[(f"{name}, change from S2", strategy)] = values[strategy] - values["S2"]
+below_zero = int((parity["S2"] < 0).sum())
 print(
-    f"S2's {target.attribute} parity gap is below zero on {int((parity['S2'] < 0).sum())}"
+    f"S2's {target.attribute} parity gap is below zero on {below_zero}"
     f" of {SPLITS} splits (largest {parity['S2'].max():+.3f}): a positive change "
     "raises the young's approval rate against the rest's."
 )
