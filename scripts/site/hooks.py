@@ -122,10 +122,38 @@ def on_files(files: Files, config) -> Files:
     for theme in THEMES:  # each theme's overview page, where its tab lands
         if any(e.theme == theme for e in explainers):
             files.append(File.generated(config, _theme_uri(theme), content=_theme_markdown(theme, explainers)))
+    if any(a.pages for a in audits):  # the audits' overview, where the Audits tab lands
+        files.append(File.generated(config, AUDITS_URI, content=_audits_overview_markdown(audits)))
     config.nav = _navigation(explainers, audits)
     _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts,
                   audit_dirs={a.name: a.path for a in audits})
     return files
+
+
+AUDITS_URI = "audits/index.md"
+
+
+def _audits_overview_markdown(audits) -> str:
+    """The audits' overview: each audit's decision setting in a sentence (its manifest's summary), what it decides
+    and for whom, and links to its write-up and data card."""
+    from faircode._manifest import MANIFEST, read_manifest
+
+    folder = posixpath.dirname(AUDITS_URI)
+    parts = ["---\ntitle: Audits\n---\n\n# Audits\n\nEach audit is one decision setting, with real data, the "
+             "groups it examines and a write-up that puts the methods of the explainers together on it. Its data "
+             "card says where the data comes from, which rows were kept and why, and what its columns mean.\n"]
+    for audit in audits:
+        if not audit.pages:
+            continue
+        manifest = read_manifest(audit.path / MANIFEST)
+        groups = ", ".join(attr.group for attr in manifest.protected.values())
+        decision = (f"the programme takes the {manifest.capacity:.0%} of people the model ranks highest"
+                    if manifest.capacity is not None else "a model's decision at its 0.5 threshold")
+        links = "; ".join(f"[{'data card' if p.is_data_card else p.title}]({_relative(p.src_uri, folder)})"
+                          for p in sorted(audit.pages, key=lambda p: p.is_data_card))
+        parts.append(f"## {audit.name}\n\n{manifest.summary}\n\n- Outcome: {manifest.outcome_label}; decision: "
+                     f"{decision}.\n- Groups examined: {groups}.\n- Read: {links}.\n")
+    return "\n".join(parts)
 
 
 def _theme_uri(theme: str) -> str:
@@ -150,7 +178,8 @@ def _navigation(explainers, audits) -> list:
         if pages:
             nav.append({theme.capitalize(): [_theme_uri(theme), *pages]})
     if audits:
-        nav.append({"Audits": [{a.name: [{p.title: p.src_uri} for p in a.pages]} for a in audits if a.pages]})
+        nav.append({"Audits": [AUDITS_URI, *({a.name: [{p.title: p.src_uri} for p in a.pages]}
+                                             for a in audits if a.pages)]})
     return nav
 
 

@@ -254,3 +254,14 @@ def test_aliases_are_shown_under_the_title_and_go_to_search_as_tags():
     assert hooks._show_aliases("No heading\n", page) == "No heading\n"
     hooks.on_page_context({}, page, None, None)
     assert page.meta["tags"] == ["80% rule", "adverse impact <ratio>"]
+
+
+def test_the_audits_overview_names_each_audit_its_decision_and_links_its_pages():
+    from scripts.site import hooks
+
+    text = hooks._audits_overview_markdown(load_audits(ROOT))
+    assert text.startswith("---\ntitle: Audits\n---")
+    for name in ("Benefits Denial", "German Credit Lending", "Healthcare Readmission", "Pretrial Risk Assessment"):
+        assert f"## {name}\n" in text
+    assert "the programme takes the 10% of people the model ranks highest" in text
+    assert "(../Pretrial%20Risk%20Assessment/DATA.md)" in text or "(../Pretrial Risk Assessment/DATA.md)" in text
