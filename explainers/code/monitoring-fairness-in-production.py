@@ -267,12 +267,15 @@ def women_false_positives(first, last):
     return int(pred[negatives].sum()), len(negatives)
 
 
-negative_women = woman & (y == 0)
-print(
-    "\nwomen's FPR in the pool: managerial or professional "
-    f"{pred[negative_women & managerial].mean():.3f}, the others "
-    f"{pred[negative_women & ~managerial].mean():.3f}"
-)
+# The direction to test, from what a monitor has: the reference weeks' labels, and
+# the job mix of the changed weeks (no label needed).
+ref_rows = weeks[:REF_WEEKS].ravel()
+ref_negative_women = ref_rows[woman[ref_rows] & (y[ref_rows] == 0)]
+parts = []
+for label, inside in (("managerial or professional", True), ("the others", False)):
+    part = ref_negative_women[managerial[ref_negative_women] == inside]
+    parts.append(f"{label} {pred[part].sum()}/{len(part)} = {pred[part].mean():.3f}")
+print(f"\nwomen's FPR in weeks 1-{REF_WEEKS}: " + ", ".join(parts))
 k0, n0 = women_false_positives(1, REF_WEEKS)
 print(
     f"women's FPR against weeks 1-{REF_WEEKS} ({k0}/{n0}), Fisher's exact test, "
@@ -326,8 +329,40 @@ print(
     f"{(ref_base <= run_ref_base).sum()} of {N_RUNS} at or below this run's"
 )
 
+# How often the one-sided test of women's FPR, weeks 14-26 against 1-8, detects the
+# fall in the tilted world, and how often it fires in a world with no change.
+still_weeks = draw_weeks(N_RUNS, 1.0, seed=1)  # no change; also calibrates below
+
+
+def women_fpr_p(batches):
+    """One-sided Fisher p (FPR lower after the change) per run, and the two FPRs."""
+    out = []
+    for run in batches:
+        counts = []
+        for first, last in ((1, REF_WEEKS), (CHANGE_WEEK, WEEKS)):
+            rows_b = run[first - 1 : last].ravel()
+            negatives = rows_b[woman[rows_b] & (y[rows_b] == 0)]
+            counts.append((int(pred[negatives].sum()), len(negatives)))
+        (k_ref, n_ref), (k_new, n_new) = counts
+        table = [[k_ref, n_ref - k_ref], [k_new, n_new - k_new]]
+        p = fisher_exact(table, alternative="greater").pvalue
+        out.append((p, k_ref / n_ref, k_new / n_new))
+    return np.array(out)
+
+
+power, null = women_fpr_p(moved_weeks), women_fpr_p(still_weeks)
+print(
+    f"women's FPR, weeks {CHANGE_WEEK}-{WEEKS} against 1-{REF_WEEKS}, one-sided "
+    f"Fisher: tilted world ({N_RUNS} re-draws) p < 0.05 in "
+    f"{(power[:, 0] < 0.05).mean():.3f} of runs, "
+    f"{(power[:, 0] * len(FPR_TESTS) < 0.05).mean():.3f} after x"
+    f"{len(FPR_TESTS)} (Bonferroni), median p {np.median(power[:, 0]):.4f}, mean FPR "
+    f"{power[:, 1].mean():.3f} before and {power[:, 2].mean():.3f} after; no change "
+    f"({N_RUNS} re-draws) p < 0.05 in {(null[:, 0] < 0.05).mean():.3f} of runs"
+)
+
 # %%
-still = weekly_counts(draw_weeks(N_RUNS, 1.0, seed=1))
+still = weekly_counts(still_weeks)
 moved = weekly_counts(moved_weeks)
 monitored = WEEKS - REF_WEEKS
 
