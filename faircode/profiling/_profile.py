@@ -66,6 +66,7 @@ def _read_file(data, groups, label, tokens, dropna, sep, encoding, *, label_requ
     if label is not None and label not in source.names:
         columns = checked
     table = source.load(None, dtype={g: str for g in groups if g != label}, na_values=["", *tokens])
+    table.frame.columns = [str(c) for c in table.frame.columns]  # a DataFrame's 0, 1, ... as the names checked
     _mark_missing(table.frame, tokens)
     _read.drop_missing(table, columns, dropna)
     return table, columns.label is not None

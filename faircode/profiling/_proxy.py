@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.stats import chi2 as chi2_distribution
-from scipy.stats import rankdata
 
 DECILES = 10
 MIN_EXPECTED = 5.0
@@ -51,25 +50,48 @@ def halves(n: int, random_state: int) -> np.ndarray:
     return first
 
 
+def _midranks(values: np.ndarray):
+    """A function of a mask over ``values`` giving the mid-ranks of the values it selects among themselves (ties
+    share the mean of their ranks, as ``scipy.stats.rankdata``), all from one sort of ``values``."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.empty(len(ordered), bool)
+    starts[:1] = True
+    starts[1:] = ordered[1:] != ordered[:-1]
+    tie = np.empty(len(values), np.int64)
+    tie[order] = np.cumsum(starts) - 1
+    n_ties = int(tie.max()) + 1
+
+    def midranks(mask: np.ndarray) -> np.ndarray:
+        chosen = tie[mask]
+        counts = np.bincount(chosen, minlength=n_ties)
+        return (np.cumsum(counts) - counts + (counts + 1) / 2)[chosen]
+
+    return midranks
+
+
 def encode(name: str, values: pd.Series, missing: np.ndarray, first: np.ndarray) -> Encoded:
-    """A column's categories for the test and, for a numeric column, its ranks within each half."""
+    """A column's categories for the test and, for a numeric column (a DataFrame's datetimes included), its ranks
+    within each half."""
+    if pd.api.types.is_datetime64_any_dtype(values):
+        values = (values - values.min()).dt.total_seconds()
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         x = values.to_numpy(float, na_value=np.nan)
         present = ~missing & np.isfinite(x)
         bins = np.full(len(x), -1, np.int64)
+        ranks = np.full(len(x), np.nan)
         n_bins = 0
         if present.any():
+            midranks = _midranks(x[present])
             # deciles by mid-rank, so that tied values share a bin and a value held by most rows (a 0 in 92% of
             # them) still leaves the others their own bins; then only the bins used, numbered 0..n_bins-1
-            mid = rankdata(x[present])
-            used, bins[present] = np.unique(np.minimum(((mid - 0.5) * DECILES / present.sum()).astype(np.int64),
+            whole = midranks(np.ones(present.sum(), bool))
+            used, bins[present] = np.unique(np.minimum(((whole - 0.5) * DECILES / present.sum()).astype(np.int64),
                                                        DECILES - 1), return_inverse=True)
             n_bins = len(used)
+            for half in (first, ~first):
+                ranks[half & present] = midranks(half[present])
         bins[~present] = n_bins
-        ranks = np.full(len(x), np.nan)
-        for half in (first, ~first):
-            chosen = half & present
-            ranks[chosen] = rankdata(x[chosen])
         return Encoded(name, "numeric", bins, n_bins + 1, present, ranks)
     codes, uniques = pd.factorize(values.to_numpy(), use_na_sentinel=True)
     codes = codes.astype(np.int64)
