@@ -140,7 +140,7 @@ print()
 show(pd.DataFrame(readings).set_index(["audit", "attribute"]))
 
 # %%
-from scipy.stats import boschloo_exact
+from scipy.stats import boschloo_exact, chi2_contingency
 
 run = runs["Pretrial Risk Assessment"]
 women = run["data"].masks["sex"].to_numpy()[run["data"].idx_test] == 1
@@ -148,6 +148,7 @@ chosen = run["favourable"]
 men_low, men_n = int(chosen[~women].sum()), int((~women).sum())
 women_low, women_n = int(chosen[women].sum()), int(women.sum())
 table = [[men_low, men_n - men_low], [women_low, women_n - women_low]]
+g_test = chi2_contingency(table, correction=False, lambda_="log-likelihood")
 tests = legal_tests(men_low, men_n, women_low, women_n)
 rate_m, rate_w = men_low / men_n, women_low / women_n
 wald = (rate_m - rate_w) / np.sqrt(
@@ -160,6 +161,10 @@ rows = [
     ),
     ("Fisher's exact test", f"p = {tests['p']:.4f}"),
     ("Boschloo's exact test", f"p = {boschloo_exact(table).pvalue:.4f}"),
+    (
+        "likelihood-ratio G test (fit under equal rates)",
+        f"p = {g_test.pvalue:.4f}",
+    ),
     ("unpooled z (each group's own variance)", f"p = {2 * norm.sf(abs(wald)):.4f}"),
     (
         "log-ratio interval (each group's own variance)",
