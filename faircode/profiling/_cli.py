@@ -75,7 +75,8 @@ def _run(args) -> int:
     else:
         sys.stdout.write(text)
     meta = report.meta
-    dropped = f", {meta['rows_dropped_missing']} dropped for a missing group or label" if meta["rows_dropped_missing"] else ""
+    dropped = (f", {meta['rows_dropped_missing']} dropped for a missing group or label"
+               if meta["rows_dropped_missing"] else "")
     print(f"faircode profile: {meta['rows_used']} rows of {meta['source']}{dropped}; {len(meta['variables'])} "
           f"columns; {report.comparisons['count']} proxy tests"
           + (f"; wrote {args.output}" if args.output is not None else ""), file=sys.stderr)

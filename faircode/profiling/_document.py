@@ -121,8 +121,9 @@ def _proxies(blocks, report, docs_url):
                     column_cells.append(Cell("undefined", kind="small"))
                     continue
                 v_text = "" if math.isnan(r["cramers_v"]) else f"V {number(r['cramers_v'])}"
-                note = " ".join(t for t in ("Holm" if r["holm"] else "", "(group too small)" if r["too_small"]
-                                            else "") if t)
+                direction = r["direction"] if r["holm"] and isinstance(r["direction"], str) else ""
+                note = " ".join(t for t in (direction, "Holm" if r["holm"] else "",
+                                            "(group too small)" if r["too_small"] else "") if t)
                 column_cells.append(Cell(number(r["auc"]), v_text, note, "small" if r["too_small"] else ""))
             cells[g] = column_cells
         blocks.append(Block("table", f"{column}: AUC of one group against the rest, from one column",

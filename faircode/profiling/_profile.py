@@ -204,9 +204,9 @@ def profile(data, *, groups, label: str | None = None, reference=None, reference
             by_group.append(rows.assign(too_small=lambda t: t["count"] < min_count))
         for enc in encoded:
             proxies.extend(_proxy.proxy_rows(enc, column, codes, index, first))
-    proxy_table = pd.DataFrame(proxies, columns=["variable", "kind", "column", "group", "count", "auc", "auc_half_1",
-                                                  "auc_half_2", "categories", "categories_tested", "chi2", "df",
-                                                  "p_value", "cramers_v"])
+    proxy_table = pd.DataFrame(proxies, columns=["variable", "kind", "column", "group", "count", "direction", "auc",
+                                                  "auc_half_1", "auc_half_2", "categories", "categories_tested",
+                                                  "chi2", "df", "p_value", "cramers_v"])
     proxy_table["too_small"] = proxy_table["count"] < min_count
     # a column of two groups: one group against the rest is the other against the rest, one test, counted once
     two = proxy_table["column"].map({c: len(index) == 2 for c, (_, index) in coded.items()})

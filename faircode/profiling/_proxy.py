@@ -125,9 +125,11 @@ def _categorical_auc(enc: Encoded, groups: np.ndarray, n_groups: int, first: np.
     return out
 
 
-def _numeric_options(enc: Encoded, groups: np.ndarray, n_groups: int, half: np.ndarray) -> np.ndarray:
+def _numeric_options(enc: Encoded, groups: np.ndarray, n_groups: int, half: np.ndarray):
     """AUC in one half of every group under the four readings of a numeric column: (higher, missing lowest),
-    (higher, missing highest), (lower, missing lowest), (lower, missing highest); shape (4, n_groups)."""
+    (higher, missing highest), (lower, missing lowest), (lower, missing highest), shape (4, n_groups); and the
+    Mann-Whitney U of the group's present values less its value under no association (> 0: the group's are
+    higher)."""
     shown = half & enc.present
     gone = half & ~enc.present
     n1 = np.bincount(groups[shown], minlength=n_groups).astype(float)
@@ -143,16 +145,18 @@ def _numeric_options(enc: Encoded, groups: np.ndarray, n_groups: int, half: np.n
         options = np.array([(wins + n1 * q0 + ties) / total, (wins + p0 * n0 + ties) / total,
                             (pairs - wins + n1 * q0 + ties) / total, (pairs - wins + p0 * n0 + ties) / total])
     options[:, total == 0] = np.nan
-    return options
+    return options, wins - pairs / 2
 
 
-def _numeric_auc(enc: Encoded, groups: np.ndarray, n_groups: int, first: np.ndarray) -> np.ndarray:
-    a = _numeric_options(enc, groups, n_groups, first)
-    b = _numeric_options(enc, groups, n_groups, ~first)
+def _numeric_auc(enc: Encoded, groups: np.ndarray, n_groups: int, first: np.ndarray):
+    a, excess_a = _numeric_options(enc, groups, n_groups, first)
+    b, excess_b = _numeric_options(enc, groups, n_groups, ~first)
     cols = np.arange(n_groups)
     pick_a = np.argmax(np.nan_to_num(a, nan=-1.0), axis=0)  # the first best reading on ties: a fixed order
     pick_b = np.argmax(np.nan_to_num(b, nan=-1.0), axis=0)
-    return np.array([a[pick_b, cols], b[pick_a, cols]])
+    excess = excess_a + excess_b
+    direction = np.where(excess > 0, "higher", np.where(excess < 0, "lower", None))
+    return np.array([a[pick_b, cols], b[pick_a, cols]]), direction
 
 
 def chi2_test(pos: np.ndarray, neg: np.ndarray) -> dict:
@@ -197,7 +201,10 @@ def chi2_test(pos: np.ndarray, neg: np.ndarray) -> dict:
 def proxy_rows(enc: Encoded, column: str, groups: np.ndarray, index: pd.Index, first: np.ndarray) -> list[dict]:
     """One row per group of ``column``: the cross-fitted AUC of ``enc`` alone for that group, and the test."""
     n_groups = len(index)
-    halves_auc = (_numeric_auc if enc.kind == "numeric" else _categorical_auc)(enc, groups, n_groups, first)
+    if enc.kind == "numeric":
+        halves_auc, direction = _numeric_auc(enc, groups, n_groups, first)
+    else:
+        halves_auc, direction = _categorical_auc(enc, groups, n_groups, first), [None] * n_groups
     table = np.bincount(enc.categories * n_groups + groups, minlength=enc.n_categories * n_groups).reshape(
         enc.n_categories, n_groups)
     rows = []
@@ -206,7 +213,7 @@ def proxy_rows(enc: Encoded, column: str, groups: np.ndarray, index: pd.Index, f
         test = chi2_test(pos, table.sum(axis=1) - pos)
         pair = halves_auc[:, j]
         rows.append({"variable": enc.name, "kind": enc.kind, "column": column, "group": str(group),
-                     "count": int(pos.sum()),
+                     "count": int(pos.sum()), "direction": direction[j],
                      "auc": float(np.nanmean(pair)) if not np.isnan(pair).all() else np.nan,
                      "auc_half_1": float(pair[0]), "auc_half_2": float(pair[1]), **test})
     return rows

@@ -6,14 +6,16 @@ from faircode.report._texts import page_url
 
 SECTIONS = {
     # key: (title, explainer slug, what the explainer teaches here)
-    "sizes": ("Group sizes and shares", "sample-size-and-power", "how many rows a group needs before it can be audited"),
+    "sizes": ("Group sizes and shares", "sample-size-and-power",
+              "how many rows a group needs before it can be audited"),
     "base_rates": ("Base rates by group", "base-rate-fallacy", "what different base rates do to a model's rates"),
     "missing": ("Missing values by group", "disaggregated-evaluation", "measuring every quantity group by group"),
     "proxies": ("Proxies: how well one column tells a group from the rest", "proxy-variables",
                 "proxy variables and why dropping the group column does not blind a model"),
     "comparisons": ("How many comparisons", "permutation-tests-for-fairness-gaps",
                     "multiple comparisons and Holm's correction"),
-    "drift": ("Drift from the earlier file", "distribution-shift", "what changes between two samples of a population"),
+    "drift": ("Drift from the earlier file", "distribution-shift",
+              "what changes between two samples of a population"),
 }
 
 
@@ -53,8 +55,9 @@ PROXIES = ("For each column and each group: the AUC of telling that group's rows
            "correction (0: no association) on the table of the column's categories (a numeric column's deciles; "
            "missing values a category of their own; categories with an expected count under 5 pooled) against "
            "membership of the group; 'Holm': the chi-squared test of independence on that table survives Holm's "
-           "correction over every test made (counted under 'How many comparisons'). The label and the group "
-           "columns are not tested. Rows sorted by the column's largest AUC.")
+           "correction over every test made (counted under 'How many comparisons'); beside it, 'higher' or "
+           "'lower': the group's values of a numeric column tend to be higher or lower than the rest's. The label "
+           "and the group columns are not tested. Rows sorted by the column's largest AUC.")
 
 DRIFT = ("Each share in this file ({source}, {rows} rows) minus the same share in the earlier file ({against}, "
          "{against_rows} rows), with Newcombe's hybrid score {confidence:.0%} interval: the two files are taken as "
@@ -79,9 +82,9 @@ def comparisons(report) -> dict:
               if untested else "")
     note = (f"{n} tests were made: {variables} columns against {groups} groups, one group against the rest of its "
             f"column (in a column of two groups, one test serves both){cannot}. "
-            f"If no column were associated with any group, about {alpha * n:.1f} of them would still have p < {alpha:g} "
-            f"by chance alone; {plain} do. {rejected} survive Holm's correction at {alpha:g} for all {n} tests "
-            "(marked 'Holm'). With many rows a test detects associations too weak to matter: read the AUC and V "
-            "for how strong an association is, the test only for whether these rows show one at all.")
+            f"If no column were associated with any group, about {alpha * n:.1f} of them would still have "
+            f"p < {alpha:g} by chance alone; {plain} do. {rejected} survive Holm's correction at {alpha:g} for all "
+            f"{n} tests (marked 'Holm'). With many rows a test detects associations too weak to matter: read the "
+            "AUC and V for how strong an association is, the test only for whether these rows show one at all.")
     return {"count": n, "untested": untested, "alpha": alpha, "p_below_alpha": plain, "holm_rejections": rejected,
             "note": note}

@@ -46,7 +46,8 @@ def _exact(k, n):
 
 def _wilson(k, n):
     p = k / n
-    centre, half = (p + Z * Z / (2 * n)) / (1 + Z * Z / n), Z / (1 + Z * Z / n) * np.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z / (1 + Z * Z / n) * np.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
     return centre - half, centre + half
 
 
@@ -123,6 +124,8 @@ def test_numeric_proxy_auc_is_the_cross_fitted_auc_by_rank(table):
     expected = _cross_fitted(auc, y, first)
     assert (row["auc_half_1"], row["auc_half_2"]) == pytest.approx(expected, abs=1e-12)
     assert row["auc"] == pytest.approx(np.mean(expected)) and row["auc"] > 0.6
+    assert row["direction"] == "lower" and row["holm"]  # men's hours are higher
+    assert "| hours | numeric | 0." in report.to_markdown() and " lower Holm |" in report.to_markdown()
 
 
 def test_categorical_proxy_auc_scores_categories_on_the_other_half(report, table):
@@ -187,6 +190,7 @@ def test_drift_changes_have_newcombe_intervals(table):
     assert miss.loc["hours", "change"] == pytest.approx(k1 / len(table) - k0 / len(older))
     assert report.meta["against"]["only_in_data"] == ["noise"]
     assert "Only in this file: noise." in report.to_markdown()
+    assert "/explainers/distribution-shift/" in report.to_markdown()
     rates = report.drift_base_rates.set_index("group")
     assert rates.loc["a", "against_estimate"] == pytest.approx(older.query("race == 'a'")["y"].mean())
 

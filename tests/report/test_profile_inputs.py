@@ -96,7 +96,8 @@ def test_listed_missing_values_apply_to_dataframes_too(tmp_path):
 
 
 def test_reference_group_that_does_not_exist(tmp_path, capsys):
-    with pytest.raises(AuditInputError, match=r"reference group 'c' does not exist in column 'race'; its groups are: 'a', 'b'"):
+    with pytest.raises(AuditInputError,
+                       match=r"reference group 'c' does not exist in column 'race'; its groups are: 'a', 'b'"):
         profile(_frame(), groups="race", reference="c")
     assert _run(tmp_path, _csv(tmp_path, _frame()), "--group", "race", "--reference", "race=bb") == (2, [])
     assert "(closest: 'b')" in capsys.readouterr().err
@@ -104,7 +105,8 @@ def test_reference_group_that_does_not_exist(tmp_path, capsys):
 
 def test_earlier_file_without_a_group_column_names_the_closest(tmp_path):
     old = _csv(tmp_path, _frame().rename(columns={"race": "Race"}), "old.csv")
-    with pytest.raises(AuditInputError, match=r"no column 'race' \(the group column\) in .*old.csv \(closest: 'Race'\)"):
+    with pytest.raises(AuditInputError,
+                       match=r"no column 'race' \(the group column\) in .*old.csv \(closest: 'Race'\)"):
         profile(_frame(), groups="race", reference_data=old)
     assert _run(tmp_path, _csv(tmp_path, _frame()), "--group", "race", "--against", str(old)) == (2, [])
 
