@@ -89,16 +89,20 @@ for a in (USED, S1):
 # %%
 s = scores[USED]
 at_cut = s == s[flags[USED]].min()
-reach = []
+african_test = data.raw["race"].to_numpy()[test] == "AfricanAmerican"
+reach, aa_gap = [], []
 for seed in range(20):
     order = np.random.default_rng(seed).permutation(len(s))
     shuffled = np.empty(len(s), dtype=bool)
     shuffled[order] = top_share(s[order], CAPACITY) == 1
     reach.append(shuffled[readmitted].mean())
+    aa_gap.append(african_test[shuffled].mean() - african_test[readmitted].mean())
 print(
     f"prior use: {len(np.unique(s))} distinct scores; {at_cut.sum()} test patients "
-    f"share the score at the cut, {flags[USED][at_cut].sum()} of them flagged; "
-    f"reached over 20 random orders of the ties: {min(reach):.3f} to {max(reach):.3f}"
+    f"share the score at the cut, {flags[USED][at_cut].sum()} of them flagged. "
+    f"Over 20 random orders of the ties: reached {min(reach):.3f} to "
+    f"{max(reach):.3f}; African American patients' share of the places minus "
+    f"their share of the readmitted {min(aa_gap):+.3f} to {max(aa_gap):+.3f}"
 )
 
 # %%
