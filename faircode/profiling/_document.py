@@ -72,6 +72,12 @@ def _base_rates(blocks, report, docs_url):
 def _missing(blocks, report, docs_url):
     _section(blocks, "missing", docs_url)
     blocks.append(Block("p", _texts.missing_note(report.meta["missing_values"])))
+    markers = report.meta["possible_missing_markers"]
+    if markers:
+        found = "; ".join(f"{c}: {', '.join(f'{m!r} ({n:,} rows)' for m, n in hits.items())}"
+                          for c, hits in markers.items())
+        blocks.append(Block("p", f"Values often written for a missing one are counted here as values: {found}. If "
+                                 "they mean missing, profile again with them listed as missing values."))
     overall = report.missing_overall
     complete = overall[overall["missing"] == 0]["variable"].tolist()
     some = overall[overall["missing"] > 0]

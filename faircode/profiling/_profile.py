@@ -7,6 +7,7 @@ for each group, and with a second file the drift between the two (``_shares``, `
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,7 @@ from faircode.profiling import _proxy, _shares
 from faircode.profiling._result import ProfileReport
 from faircode.report import _read
 from faircode.report._audit import column_names, reference_position, references_by_column
-from faircode.report._errors import AuditInputError
+from faircode.report._errors import AuditInputError, AuditWarning
 
 
 def _check_options(min_count, confidence, random_state, missing_values) -> tuple[str, ...]:
@@ -55,10 +56,29 @@ def _mark_missing(frame: pd.DataFrame, tokens: tuple[str, ...]) -> None:
             frame[name] = values.mask(hit)
 
 
+MARKERS = tuple(m for m in (*_read.NUMBER_MISSING, "?") if m)
+"""Values often written for a missing one (pandas' markers, and '?'): found in a column and not given as
+``missing_values``, they are counted as values, and the profile says so (and the command line warns)."""
+
+
+def _markers(frame: pd.DataFrame, tokens: tuple[str, ...]) -> dict:
+    """{column: {marker: rows}} for the ``MARKERS`` that are values of a text column here (not read as missing)."""
+    found = {}
+    for name in frame.columns:
+        values = frame[name]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        counts = values[values.isin(MARKERS)].astype(str).value_counts()
+        hits = {str(k): int(v) for k, v in sorted(counts.items()) if k not in tokens}
+        if hits:
+            found[str(name)] = hits
+    return found
+
+
 def _read_file(data, groups, label, tokens, dropna, sep, encoding, *, label_required=True):
     """Every column of one table, its empty cells and ``tokens`` missing; rows with a missing group or label
     raise (or, with ``dropna``, are dropped and counted). Without ``label_required`` a table lacking the label
-    column is read without it. Returns the table and whether it has the label."""
+    column is read without it. Returns the table, whether it has the label, and the ``MARKERS`` found."""
     columns = _read.Columns(label=label, groups=groups)
     checked = columns if label_required else _read.Columns(label=None, groups=groups)
     source = _read.open_source(data, checked, sep=sep, encoding=encoding, every_column=True, verb="profile",
@@ -68,8 +88,18 @@ def _read_file(data, groups, label, tokens, dropna, sep, encoding, *, label_requ
     table = source.load(None, dtype={g: str for g in groups if g != label}, na_values=["", *tokens])
     table.frame.columns = [str(c) for c in table.frame.columns]  # a DataFrame's 0, 1, ... as the names checked
     _mark_missing(table.frame, tokens)
+    markers = _markers(table.frame, tokens)
+    if markers:
+        shown = "; ".join(f"{c}: {', '.join(f'{m!r} ({n:,} rows)' for m, n in hits.items())}"
+                          for c, hits in list(markers.items())[:6])
+        more = f"; ... ({len(markers)} columns in all)" if len(markers) > 6 else ""
+        listed = sorted({m for hits in markers.values() for m in hits})
+        warnings.warn(AuditWarning(
+            f"{table.source} holds values often written for a missing one, counted here as values: {shown}{more}; "
+            f"if they mean missing, pass missing_values={listed!r} (--missing-values "
+            f"'{','.join(listed)}')"), stacklevel=3)
     _read.drop_missing(table, columns, dropna)
-    return table, columns.label is not None
+    return table, columns.label is not None, markers
 
 
 def _size_rows(column, codes, index, min_count, confidence) -> pd.DataFrame:
@@ -181,7 +211,7 @@ def profile(data, *, groups, label: str | None = None, reference=None, reference
     tokens = _check_options(min_count, confidence, random_state, missing_values)
     confidence = float(confidence)
     references = references_by_column(reference, group_cols)
-    table, _ = _read_file(data, group_cols, label, tokens, dropna, sep, encoding)
+    table, _, markers = _read_file(data, group_cols, label, tokens, dropna, sep, encoding)
     frame = table.frame
     y = None if label is None else _read.binary(table, label, "label", positive_label).astype(float)
     coded = {c: _read.group_codes(table, c) for c in group_cols}
@@ -222,7 +252,8 @@ def profile(data, *, groups, label: str | None = None, reference=None, reference
         "dropped_by_column": table.dropped_by_column, "rows_used": int(len(frame)), "label": label,
         "positive_label": None if positive_label is None else str(positive_label), "groups": list(group_cols),
         "variables": [{"name": e.name, "kind": e.kind, "missing": int(missing[e.name].sum())} for e in encoded],
-        "missing_values": list(tokens), "references": refs, "confidence": confidence, "min_count": int(min_count),
+        "missing_values": list(tokens), "possible_missing_markers": markers, "references": refs,
+        "confidence": confidence, "min_count": int(min_count),
         "random_state": int(random_state), "half_rows": int(first.sum()), "against": None,
     }
     drift = {}
@@ -249,7 +280,7 @@ def _drift(reference_data, frame, coded, group_cols, label, y, positive_label, t
            missing, confidence):
     """Group shares, base rates and missing shares of ``frame`` against an earlier table (two independent
     samples: Newcombe's interval on each change)."""
-    old_table, has_label = _read_file(reference_data, group_cols, label, tokens, dropna, sep, encoding,
+    old_table, has_label, _ = _read_file(reference_data, group_cols, label, tokens, dropna, sep, encoding,
                                       label_required=False)
     old = old_table.frame
     if has_label:

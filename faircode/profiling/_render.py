@@ -32,7 +32,7 @@ def to_dict(report) -> dict:
         "schema_version": SCHEMA_VERSION,
         "input": _plain({k: meta[k] for k in ("source", "rows_read", "rows_dropped_missing", "dropped_by_column",
                                                "rows_used", "label", "positive_label", "groups", "variables",
-                                               "missing_values")}),
+                                               "missing_values", "possible_missing_markers")}),
         "settings": _plain({**{k: meta[k] for k in ("confidence", "min_count", "random_state", "half_rows",
                                                      "references")}, "intervals": INTERVALS}),
         "notes": {"missing": _texts.missing_note(meta["missing_values"]), "sizes": _texts.SIZES.format(**meta),

@@ -14,6 +14,7 @@ from sklearn.metrics import roc_auc_score
 import faircode
 from faircode.profiling import SCHEMA_VERSION, profile
 from faircode.profiling._proxy import halves
+from faircode.report import AuditWarning
 from faircode.report._cli import main
 
 Z = norm.ppf(0.975)
@@ -96,10 +97,14 @@ def test_missing_by_group_counts_empty_and_listed_values_only(report, table):
         k1, n1 = expected.loc["c"]
         assert (got.loc[(variable, "c"), "difference_lower"], got.loc[(variable, "c"), "difference_upper"]) == \
             pytest.approx(_newcombe(k1, n1, k0, n0))
-    # without missing_values, '?' is a category, not missing
-    plain = profile(table, groups="race")
+    # without missing_values, '?' is a category, not missing, and the profile says so
+    with pytest.warns(AuditWarning, match=r"counted here as values: job: '\?' \(145 rows\).*missing_values=\['\?'\]"):
+        plain = profile(table, groups="race")
     assert plain.missing_overall.set_index("variable").loc["job", "missing"] == 0
+    assert plain.meta["possible_missing_markers"] == {"job": {"?": 145}} == {"job": {"?": int(missing["job"].sum())}}
+    assert "counted here as values: job: '?' (145 rows)" in plain.to_markdown()
     assert "'?'" in report.to_markdown() and "--missing-values" in plain.to_markdown()
+    assert report.meta["possible_missing_markers"] == {}
 
 
 def _cross_fitted(score_fit_eval, y, first):
@@ -111,7 +116,7 @@ def _cross_fitted(score_fit_eval, y, first):
 
 def test_numeric_proxy_auc_is_the_cross_fitted_auc_by_rank(table):
     frame = table.drop(columns=["hours"]).assign(hours=table["hours"].fillna(40.0))  # no missing: plain ranks
-    report = profile(frame, groups="sex", random_state=3)
+    report = profile(frame, groups="sex", random_state=3, missing_values="?")
     first = halves(len(frame), 3)
     y = (frame["sex"] == "f").to_numpy()
     x = frame["hours"].to_numpy()
@@ -176,7 +181,7 @@ def test_drift_changes_have_newcombe_intervals(table):
     rng = np.random.default_rng(2)
     older = table.sample(2500, random_state=1).assign(race=lambda f: np.where(rng.random(len(f)) < 0.1, "d", f["race"]))
     older = older.drop(columns=["noise"])
-    report = profile(table, groups="race", label="y", reference_data=older)
+    report = profile(table, groups="race", label="y", reference_data=older, missing_values="?")
     got = report.drift_groups.set_index("group")
     new, old = table["race"].value_counts(), older["race"].value_counts()
     assert got.loc["d", "count"] == 0 and got.loc["d", "against_count"] == old["d"]
@@ -199,14 +204,16 @@ def test_same_input_same_bytes_and_json_follows_its_schema(table, report):
     again = profile(table, groups=["race", "sex"], label="y", missing_values=["?"])
     assert again.to_json() == report.to_json() and again.to_html() == report.to_html()
     small = table.head(500)
-    assert profile(small, groups="sex", random_state=1).to_json() != profile(small, groups="sex").to_json()
+    assert profile(small, groups="sex", random_state=1, missing_values="?").to_json() != \
+        profile(small, groups="sex", missing_values="?").to_json()
     schema = json.loads((pathlib.Path(faircode.profiling.__file__).parent / "profile.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     document = json.loads(report.to_json())
     validator.validate(document)
     assert document["schema_version"] == SCHEMA_VERSION and document["drift"] is None
-    validator.validate(json.loads(profile(table, groups="race", reference_data=table.head(900)).to_json()))
+    validator.validate(json.loads(profile(table, groups="race", reference_data=table.head(900),
+                                          missing_values="?").to_json()))
     for bad in (dict(share=1.5), dict(count=-1), dict(share="0.5")):
         with pytest.raises(jsonschema.ValidationError):
             validator.validate(dict(document, sizes=[dict(document["sizes"][0], **bad)]))

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from faircode.profiling import profile
-from faircode.report import AuditInputError
+from faircode.report import AuditInputError, AuditWarning
 from faircode.report._cli import main
 
 
@@ -90,7 +90,8 @@ def test_listed_missing_values_apply_to_dataframes_too(tmp_path):
     frame = _frame().assign(x=lambda f: f["x"].astype(str).where(f.index > 9, "?"))
     assert _missing_x(profile(frame, groups="race", missing_values="?")) == 10
     assert _missing_x(profile(_csv(tmp_path, frame), groups="race", missing_values=["?"])) == 10
-    assert _missing_x(profile(frame, groups="race")) == 0
+    with pytest.warns(AuditWarning, match=r"x: '\?' \(10 rows\)"):
+        assert _missing_x(profile(frame, groups="race")) == 0
     with pytest.raises(AuditInputError, match=r"missing_values must be text values"):
         profile(frame, groups="race", missing_values=[None])
 
