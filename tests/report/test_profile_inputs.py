@@ -1,5 +1,7 @@
 """Every bad input of faircode.profile gets a clear error (what arrived, what was expected, the closest name) and
 the command line writes no output file (exit code 2), as for faircode.audit."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -137,3 +139,15 @@ def test_command_line_writes_the_chosen_format_or_prints_markdown(tmp_path, caps
     assert main(["profile", str(path), "--group", "race"]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith("# Data profile of in.csv") and "80 rows of in.csv" in captured.err
+
+
+def test_csv_compressed_csv_parquet_and_dataframe_give_the_same_profile(tmp_path):
+    frame = _frame(200).assign(x=lambda f: f["x"].where(f.index % 7 != 0), job=lambda f: np.where(
+        f.index % 5 == 0, "?", np.where(f["race"] == "a", "p", "q")))
+    frame.to_parquet(tmp_path / "in.parquet", index=False)
+    documents = []
+    for data in (frame, _csv(tmp_path, frame), _csv(tmp_path, frame, "in.csv.gz"), tmp_path / "in.parquet"):
+        document = json.loads(profile(data, groups=["race", "sex"], label="y", missing_values="?").to_json())
+        documents.append({k: v for k, v in document.items() if k != "input"} | {"rows": document["input"]["rows_used"]})
+    assert all(d == documents[0] for d in documents[1:])
+    assert {r["variable"]: r["missing"] for r in documents[0]["missing_overall"]} == {"x": 29, "job": 40}
