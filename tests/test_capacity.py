@@ -108,3 +108,13 @@ def test_harness_refuses_s3_when_asked_for_on_a_capacity_audit(small_readmission
     with pytest.raises(ValueError, match=r"audit 'Healthcare Readmission' decides at a fixed capacity \(0.1 of the "
                                          r"people ranked highest\); S3"):
         run_benchmark([READMISSION], ["S3"], ["logistic_regression"], n_jobs=1, n_boot=20, root=small_readmission)
+
+
+def test_group_labels_may_be_text_in_an_object_array():
+    scores, y, group = _population(2000)
+    labels = np.where(group == 1, "b", "a").astype(object)
+    shares = group_shares(scores, y, labels, 0.1, "true_positive_rate_parity")
+    assert set(shares) == {"a", "b"}
+    assert top_share_by_group(scores, labels, shares).sum() == pytest.approx(200, abs=6)
+    with pytest.raises(ValueError, match=r"groups \['c'\] have no share"):
+        top_share_by_group(scores, np.where(group == 1, "c", "a").astype(object), shares)

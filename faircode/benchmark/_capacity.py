@@ -62,10 +62,15 @@ def top_share_by_group(scores, groups, shares: dict) -> np.ndarray:
         rows = np.flatnonzero(groups == group)
         order = rows[np.argsort(-scores[rows], kind="stable")]
         flags[order[:_count(len(rows), share)]] = 1
-    unknown = sorted(set(np.unique(groups).tolist()) - set(shares))
+    unknown = sorted(set(_key(g) for g in np.unique(groups)) - set(shares), key=str)
     if unknown:
         raise ValueError(f"groups {unknown} have no share; the shares were fitted for {sorted(shares)}")
     return flags
+
+
+def _key(value):
+    """A group label as a plain Python value (numpy scalars as their Python type; strings and objects as they are)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _share_at_tpr(scores, positive, tpr: float) -> float:
@@ -97,14 +102,14 @@ def group_shares(scores, y, groups, capacity: float, constraint: str) -> dict:
     scores, y, groups = np.asarray(scores, dtype=float), np.asarray(y).astype(int), np.asarray(groups)
     names = np.unique(groups)
     if constraint == "demographic_parity":
-        return {g.item(): capacity for g in names}
+        return {_key(g): capacity for g in names}
     for g in names:
         if not y[groups == g].any():
-            raise ValueError(f"group {g.item()!r} has no positive row to fit a true positive rate on")
-    weights = {g.item(): float(np.mean(groups == g)) for g in names}
+            raise ValueError(f"group {_key(g)!r} has no positive row to fit a true positive rate on")
+    weights = {_key(g): float(np.mean(groups == g)) for g in names}
 
     def shares_at(tpr):
-        return {g.item(): _share_at_tpr(scores[groups == g], y[groups == g] == 1, tpr) for g in names}
+        return {_key(g): _share_at_tpr(scores[groups == g], y[groups == g] == 1, tpr) for g in names}
 
     low, high = 0.0, 1.0
     for _ in range(60):  # the total share grows with the common rate; bisect to well below one row
