@@ -377,8 +377,9 @@ print(
     "mean over splits: 95% interval for the average over halvings of these 800 rows "
     "(mean_over_runs, on the shared resamples); new sample: 95% interval for the "
     "average of a model and thresholds fitted on 400 rows each of a new sample "
-    "(over_resplits, corrected for re-splits; it leaves out the noise of the fixed "
-    "test rows, so the full interval is wider still); one split: 95% range for what "
+    "(over_resplits, Nadeau and Bengio's correction for re-splits, an approximation "
+    "here, where every halving uses all 800 rows; it leaves out the noise of the "
+    "fixed test rows); one split: 95% range for what "
     "one more halving may show (single_run_range); in the size row, below zero means "
     "the equalized-odds thresholds leave the TPR gap nearer zero"
 )
