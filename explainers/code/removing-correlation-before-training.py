@@ -229,37 +229,51 @@ single["Pretrial Risk Assessment"] = {
         for alpha in (0.0, 1.0)
     },
     "s": race_all,
+    "train": pretrial.idx_train,
     "test": pretrial.idx_test,
     "columns": list(pretrial.X.columns),
 }
 SEPARATES = 0.9
+
+
+def column_aucs(s, columns):
+    """Each column's AUC for the attribute, with 0.5 for a constant column."""
+    return np.array(
+        [roc_auc_score(s, column) if column.std() > 0 else 0.5 for column in columns.T]
+    )
+
+
+def correlation(column, s):
+    return f"{np.corrcoef(column, s)[0, 1].round(3) + 0.0:+.3f}"
+
+
 rows = []
 for name, a in single.items():
-    s_test = a["s"][a["test"]]
+    s_train, s_test = a["s"][a["train"]], a["s"][a["test"]]
     counts = resample_counts(len(s_test))
     for alpha in (0.0, 1.0):
-        columns = a["Z"][alpha][a["test"]]
-        # One column as the score: a linear rule with a single non-zero slope, whose
-        # sign is set so that the AUC is at least 0.5.
-        raw = np.array([roc_auc_score(s_test, column) for column in columns.T])
+        fitted, scored = a["Z"][alpha][a["train"]], a["Z"][alpha][a["test"]]
+        # One column as the score: a linear rule with a single non-zero slope. Its
+        # sign and the best column are chosen on the training rows.
+        raw = column_aucs(s_train, fitted)
         sign = np.where(raw >= 0.5, 1.0, -1.0)
-        aucs = np.maximum(raw, 1 - raw)
-        best = int(np.argmax(aucs))
-        score = columns[:, best] * sign[best]
+        best = int(np.argmax(np.maximum(raw, 1 - raw)))
+        test_aucs = column_aucs(s_test, scored * sign)
         # How many test rows share the column's commonest value before the shift.
         _, tally = np.unique(a["Z"][0.0][a["test"], best], return_counts=True)
         rows.append(
             {
                 "audit": name,
                 "alpha": f"{alpha:.2f}",
-                "best column": a["columns"][best],
-                "r test": f"{np.corrcoef(columns[:, best], s_test)[0, 1]:+.3f}",
-                "AUC of the column": with_interval(
-                    auc_with_interval(s_test, score, counts)
+                "column picked on training rows": a["columns"][best],
+                "r train": correlation(fitted[:, best], s_train),
+                "r test": correlation(scored[:, best], s_test),
+                "AUC on test rows": with_interval(
+                    auc_with_interval(s_test, scored[:, best] * sign[best], counts)
                 ),
                 "rows at one value": f"{tally.max() / len(s_test):.3f}",
                 f"columns with AUC >= {SEPARATES}": (
-                    f"{(aucs >= SEPARATES).sum()} of {len(aucs)}"
+                    f"{(test_aucs >= SEPARATES).sum()} of {len(test_aucs)}"
                 ),
             }
         )
