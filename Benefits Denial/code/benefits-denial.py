@@ -263,6 +263,7 @@ for name, frame in [
         features[rows_train], y[rows_train]
     )
     ablation[name] = fitted.predict(features[rows_test])
+    scores[name] = fitted.predict_proba(features[rows_test])[:, 1]
 s1_row = results[
     (results["strategy"] == "S1")
     & (results["model"] == "logistic_regression")
@@ -310,6 +311,65 @@ print(
     f"{married_only[women].mean() - married_only[~women].mean():+.3f} (S2 "
     f"{ablation['S2'][women].mean() - ablation['S2'][~women].mean():+.3f}); paired "
     f"change from S2 {from_s2}, from S1 {from_s1} (same resamples)"
+)
+
+
+# The added column also makes the screen select more people. Cut S2 where it selects
+# as many as S2 + married, and S2 + married where it selects as many as S1, so that
+# each comparison changes the columns only. S2's scores hold ties (few columns, many
+# identical rows): take the nearest count that falls between two distinct scores.
+def cut_near(strategy, count):
+    """`cut_to` at the count nearest `count` that no tie straddles."""
+    ranked = np.sort(scores[strategy])[::-1]
+    for step in range(len(ranked)):
+        for near in (count - step, count + step):
+            if 0 < near < len(ranked) and ranked[near - 1] > ranked[near]:
+                return cut_to(strategy, near)
+    raise RuntimeError(f"{strategy}: every score is tied")
+
+
+AS_MARRIED = "S2, selecting as many as S2 + married"
+AS_S1 = "S2 + married, selecting as many as S1"
+ablation[AS_MARRIED] = cut_near("S2", int(married_only.sum()))
+ablation[AS_S1] = cut_near("S2 + married", int(ablation["S1"].sum()))
+matched = {
+    (base, rule): paired_changes(
+        y[rows_test],
+        {base: ablation[base], rule: ablation[rule]},
+        sensitive_features=women,
+        group=True,
+        base=base,
+        n_boot=N_BOOT,
+        random_state=0,
+    ).loc[rule]
+    for base, rule in [
+        (AS_MARRIED, "S2 + married"),
+        ("S2", AS_MARRIED),
+        ("S1", AS_S1),
+    ]
+}
+
+
+def gap_of(name):
+    return f"{ablation[name][women].mean() - ablation[name][~women].mean():+.3f}"
+
+
+def matched_change(base, rule):
+    r = matched[(base, rule)]
+    return f"{r.parity_change:+.3f} [{r.parity_lower:+.3f}, {r.parity_upper:+.3f}]"
+
+
+def selects(name):
+    return f"{ablation[name].sum():,} rows ({ablation[name].mean():.3f})"
+
+
+print(
+    f"At equal selection: S2 cut to select {selects(AS_MARRIED)}, as S2 + married "
+    f"selects {selects('S2 + married')}, has a gap of {gap_of(AS_MARRIED)}; S2 + "
+    f"married minus it {matched_change(AS_MARRIED, 'S2 + married')}, and that cut "
+    f"minus S2 (selecting more) {matched_change('S2', AS_MARRIED)}\nS2 + married cut "
+    f"to select {selects(AS_S1)}, as S1 selects {selects('S1')}, has a gap of "
+    f"{gap_of(AS_S1)}, minus S1 {matched_change('S1', AS_S1)} (same resamples)"
 )
 
 # %%
