@@ -241,15 +241,16 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
           reference=None, intersections: bool = False, strata=None, sample_weight: str | None = None,
           positive_label=None, score_range=(0.0, 1.0), dropna: bool = False, min_count: int = 30,
           min_events: int = 5, n_boot: int = 1000, confidence: float = 0.95, random_state: int = 0,
-          calibration_bins: int = 10, sep: str = ",", encoding: str = "utf-8") -> AuditReport:
+          calibration_bins: int = 10, sep: str = ",", encoding: str = "utf-8", engine: str = "auto") -> AuditReport:
     """Audit a table of predictions: rates per group with intervals, gaps and ratios to a reference group with
     paired intervals, the four-fifths selection ratio, and with a score AUC and calibration per group.
 
     Parameters
     ----------
-    data : pandas.DataFrame or path
+    data : pandas.DataFrame, dask.dataframe.DataFrame or path
         The predictions, one row each: a DataFrame, a CSV file (plain or compressed: ``.gz``, ``.bz2``, ``.zip``,
-        ``.xz``, ``.zst``) or a Parquet file or folder. Only the columns named below are read.
+        ``.xz``, ``.zst``), a Parquet file or folder, or a glob of Parquet files. Only the columns named below are
+        read. Data larger than memory: a Dask DataFrame or Parquet folder (see ``engine``).
     label : str
         The true outcome: 0/1 or True/False, or two values of which ``positive_label`` is the positive one.
     groups : str or list of str
@@ -289,6 +290,20 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
         Equal-width score bins of the calibration table (a score with at most 20 values gets one bin per value).
     sep, encoding : str
         The CSV file's delimiter and encoding.
+    engine : {"auto", "pandas", "dask"}, default "auto"
+        How the rows are read. "pandas" reads the columns into memory. "dask" reads them with Dask, one
+        partition at a time, and the workers compute only the number of rows of each distinct combination of the
+        columns read (a groupby over label, score or decision, groups, strata and weight); the audit then runs
+        on those counts, with the same bootstrap and tables, so the report is byte-identical to the pandas
+        path's on the same rows (with ``sample_weight``, sums of weights may differ in the last bits, being
+        added in another order). Memory is bounded by one partition of the columns read plus the distinct
+        combinations: a score with few distinct values (deciles, steps of 0.01) is exact and small; a
+        continuous score is still exact (AUC and calibration come from the counts per distinct score value, as
+        in memory: no binning), but has about one combination per row, so round it first when the rows do not
+        fit. "auto": Dask for a ``dask.dataframe.DataFrame``, a Parquet folder or a glob of Parquet files
+        (``"preds/part-*.parquet"``), pandas otherwise. A bad input gets the same error on both paths (values of
+        equal counts in a list of a column's values may come in another order); the first row with a bad
+        value is found by a second pass over the data, made only for the error.
 
     Returns
     -------
@@ -319,7 +334,7 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
     references = references_by_column(reference, group_cols)
     columns = _read.Columns(label=label, groups=group_cols, score=score, decision=decision, weight=sample_weight,
                             strata=strata_cols)
-    table = _read.read_table(data, columns, sep=sep, encoding=encoding)
+    table = _read.read_table(data, columns, sep=sep, encoding=encoding, engine=engine)
     _read.drop_missing(table, columns, dropna)
     y = _read.binary(table, label, "label", positive_label)
     if score is not None:
@@ -329,12 +344,14 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
         values = _read.binary(table, decision, "decision").astype(float)
     w = None if sample_weight is None else _read.check_weights(table, sample_weight)
     zero_weight = 0
+    m = table.count
     coded = [_read.group_codes(table, c) for c in group_cols]
     coded += [_read.group_codes(table, c, "strata") for c in strata_cols]
     if w is not None and (w == 0).any():
         keep = w > 0
-        zero_weight = int((~keep).sum())
+        zero_weight = int(table.rows()[~keep].sum())
         y, values, w = y[keep], values[keep], w[keep]
+        m = None if m is None else m[keep]
         coded = [(codes[keep], index) for codes, index in coded]
         for name, (codes, index) in zip(group_cols, coded):
             present = np.unique(codes)
@@ -346,8 +363,8 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
                     f"it with ({zero_weight} rows of weight 0)")
     fine, levels = _counts.fine_cells([c for c, _ in coded], [len(i) for _, i in coded])
     n_fine = len(levels)
-    hist = _counts.histogram(fine, n_fine, values, y, w)
-    cats = _counts.categories(hist, thresholds, fine=fine, score=values, y=y, w=w)
+    hist = _counts.histogram(fine, n_fine, values, y, w, m)
+    cats = _counts.categories(hist, thresholds, fine=fine, score=values, y=y, w=w, m=m)
 
     views = [_counts.View(OVERALL, (), pd.Index(["all"], name=OVERALL), np.zeros(n_fine, np.int64))]
     for i, name in enumerate(group_cols):
@@ -426,7 +443,7 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
     meta = {
         "source": table.source, "rows_read": table.rows_read, "rows_dropped_missing": table.rows_dropped,
         "dropped_by_column": table.dropped_by_column, "rows_zero_weight": zero_weight,
-        "rows_used": int(len(y)), "label": label, "positive_label": None if positive_label is None else str(positive_label),
+        "rows_used": int(len(y) if m is None else m.sum()), "label": label, "positive_label": None if positive_label is None else str(positive_label),
         "score": score, "decision": decision,
         "thresholds": None if thresholds is None else [float(t) for t in thresholds],
         "score_range": [float(score_range[0]), float(score_range[1])], "groups": list(group_cols),

@@ -35,7 +35,8 @@ def add_parser(commands) -> None:
     a = commands.add_parser("audit", help="audit a CSV or Parquet file of predictions", epilog=EXAMPLE,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     a.set_defaults(run=_run)
-    a.add_argument("data", help="CSV (plain or compressed) or Parquet file or folder, one row per prediction")
+    a.add_argument("data", help="CSV (plain or compressed) or Parquet file, folder or quoted glob ('preds/*.parquet'), "
+                                "one row per prediction")
     a.add_argument("--label", required=True, help="the true outcome column (0/1, or see --positive)")
     what = a.add_mutually_exclusive_group(required=True)
     what.add_argument("--score", help="a score column (with --threshold)")
@@ -59,6 +60,9 @@ def add_parser(commands) -> None:
     a.add_argument("--calibration-bins", type=int, default=10, help="score bins of the calibration table")
     a.add_argument("--sep", default=",", help="the CSV delimiter (default ,)")
     a.add_argument("--encoding", default="utf-8", help="the CSV encoding (default utf-8)")
+    a.add_argument("--engine", choices=("auto", "pandas", "dask"), default="auto",
+                   help="how rows are read: pandas (into memory) or dask (counted a partition at a time, for data "
+                        "larger than memory; the same report); auto (default): dask for a Parquet folder or glob")
     a.add_argument("--json", type=pathlib.Path, help="write the JSON report here")
     a.add_argument("--markdown", type=pathlib.Path, help="write the Markdown report here")
     a.add_argument("--html", type=pathlib.Path, help="write the self-contained HTML report here")
@@ -152,7 +156,7 @@ def _run(args) -> int:
                            positive_label=args.positive, score_range=tuple(args.score_range), dropna=args.dropna,
                            min_count=args.min_count, min_events=args.min_events, n_boot=args.n_boot,
                            confidence=args.confidence, random_state=args.seed, calibration_bins=args.calibration_bins,
-                           sep=args.sep, encoding=args.encoding)
+                           sep=args.sep, encoding=args.encoding, engine=args.engine)
         print_warnings(caught, "audit")
         gate = check(report, args.fail_on, when=args.fail_when) if args.fail_on else None
     except AuditInputError as err:

@@ -84,13 +84,19 @@ def fine_cells(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, n
     return fine.astype(np.int64), levels
 
 
-def histogram(fine: np.ndarray, n_fine: int, score: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> Histogram:
-    """Count the rows by (fine cell, score value, label)."""
+def histogram(fine: np.ndarray, n_fine: int, score: np.ndarray, y: np.ndarray, w: np.ndarray | None,
+              m: np.ndarray | None = None) -> Histogram:
+    """Count the rows by (fine cell, score value, label); ``m``: how many rows each entry stands for (counted
+    rows, the Dask path), None for one each."""
     score_code, values = pd.factorize(score, sort=True)
     n_values = len(values)
     key = (fine * n_values + score_code) * 2 + y
     weights = () if w is None else (w, w * w)
+    if m is not None:
+        weights = (m.astype(float),) + tuple(v * m for v in weights)
     keys, rows, sums = _count(key, n_fine * n_values * 2, weights)
+    if m is not None:
+        rows, sums = sums[0].round().astype(np.int64), sums[1:]
     wsum, w2sum = (rows.astype(float), rows.astype(float)) if w is None else sums
     return Histogram(fine=keys // (2 * n_values), score=(keys // 2) % n_values, label=keys % 2, rows=rows,
                      wsum=wsum, w2sum=w2sum, values=np.asarray(values, float))
@@ -104,9 +110,9 @@ def bands(values: np.ndarray, thresholds: np.ndarray | None) -> np.ndarray:
     return np.searchsorted(thresholds, values, side="right").astype(np.int64)
 
 
-def categories(hist: Histogram, thresholds, *, fine=None, score=None, y=None, w=None) -> Categories:
+def categories(hist: Histogram, thresholds, *, fine=None, score=None, y=None, w=None, m=None) -> Categories:
     """The bootstrap's categories: from the histogram without weights, from the rows with them (rows of one
-    category must share their weight)."""
+    category must share their weight; ``m``: how many rows each stands for, None for one each)."""
     band_of_value = bands(hist.values, thresholds)
     n_bands = int(band_of_value.max()) + 1
     if w is None:
@@ -118,7 +124,8 @@ def categories(hist: Histogram, thresholds, *, fine=None, score=None, y=None, w=
         row_band = bands(score, thresholds)
         key = (fine * n_bands + row_band) * 2 + y
         w_code, w_values = pd.factorize(w, sort=True)
-        pairs, count, _ = _count(key * len(w_values) + w_code, None, ())
+        pairs, count, sums = _count(key * len(w_values) + w_code, None, () if m is None else (m.astype(float),))
+        count = count if m is None else sums[0]
         keys, weight = pairs // len(w_values), np.asarray(w_values, float)[pairs % len(w_values)]
     return Categories(fine=keys // (2 * n_bands), label=keys % 2, band=(keys // 2) % n_bands, weight=weight,
                       count=np.asarray(count).round().astype(np.int64))

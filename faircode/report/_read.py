@@ -63,13 +63,48 @@ class Table:
     rows_read: int
     rows_dropped: int = 0
     dropped_by_column: dict = field(default_factory=dict)
+    count: np.ndarray | None = None
+    """Counted rows (the Dask path, ``_dask``): ``frame`` holds each distinct combination of the columns read once,
+    and ``count`` how many rows it stands for; None when ``frame`` holds the rows themselves."""
+    locate: object = None
+    """With ``count``: ``locate(predicate, name)`` finds the first row of the source for which ``predicate`` (a
+    function of a pandas partition, giving a boolean per row) holds: its position, index label and ``name``'s
+    value there."""
+
+    def rows(self) -> np.ndarray:
+        """How many rows each row of ``frame`` stands for."""
+        return np.ones(len(self.frame), np.int64) if self.count is None else self.count
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.frame) if self.count is None else int(self.count.sum())
+
+
+def _where(from_file: bool, position: int, label) -> str:
+    if from_file:
+        return f"data row {position + 1} (line {position + 2} of the file)"
+    return f"row {position + 1} (index label {label!r})"
 
 
 def _row(table: Table, position: int) -> str:
     """Where a row is, in the words of its source: a file's data row and line, or a DataFrame's index label."""
-    if table.from_file:
-        return f"data row {position + 1} (line {position + 2} of the file)"
-    return f"row {position + 1} (index label {table.frame.index[position]!r})"
+    return _where(table.from_file, position, None if table.from_file else table.frame.index[position])
+
+
+def _first(table: Table, mask: np.ndarray, name: str, predicate):
+    """Where the first flagged row is, and ``name``'s value there: ``mask`` flags rows of ``table.frame``; on
+    counted rows, ``predicate`` finds the first such row of the source (a second pass, made only for the error)."""
+    if table.count is None:
+        position = int(np.flatnonzero(mask)[0])
+        return _row(table, position), table.frame[name].iloc[position]
+    position, label, value = table.locate(predicate, name)
+    return _where(table.from_file, position, label), value
+
+
+def _flagged(table: Table, name: str, mask: np.ndarray):
+    """A predicate for the rows whose ``name`` holds one of the values flagged by ``mask`` (on counted rows)."""
+    values = pd.unique(table.frame[name].to_numpy()[mask])
+    return lambda part: part[name].isin(values).to_numpy()
 
 
 def _check_names(columns: Columns, available, source: str) -> None:
@@ -191,9 +226,14 @@ def open_source(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-
     return Source(path, names, "csv", sep=sep, encoding=encoding, verb=verb)
 
 
-def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8") -> Table:
+def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8", engine: str = "pandas") -> Table:
     """The columns an audit needs, from a DataFrame or a file path (CSV, compressed CSV, Parquet file or
-    folder)."""
+    folder); with ``engine`` "dask" (or "auto" for a Dask DataFrame, a Parquet folder or glob) counted by Dask
+    (``_dask``)."""
+    from faircode.report import _dask
+
+    if _dask.wanted(data, engine):
+        return _dask.read_counted(data, columns)
     source = open_source(data, columns, sep=sep, encoding=encoding)
     needed = columns.needed()
     group_like = [*columns.groups, *columns.strata]
@@ -219,31 +259,41 @@ def _parquet_names(path: pathlib.Path) -> list[str]:
 def drop_missing(table: Table, columns: Columns, dropna: bool) -> None:
     """Raise on missing values in any needed column (count, first row), or drop those rows with ``dropna``."""
     frame = table.frame
+    score_is_number = columns.score is not None and pd.api.types.is_numeric_dtype(frame[columns.score])
     missing = frame[columns.needed()].isna()
-    if columns.score is not None and pd.api.types.is_numeric_dtype(frame[columns.score]):
+    if score_is_number:
         missing[columns.score] |= ~np.isfinite(frame[columns.score].to_numpy(float, na_value=np.nan))
-    counts = missing.sum()
+    counts = missing.sum() if table.count is None else missing.mul(table.count, axis=0).sum()
     if not counts.any():
         return
     if dropna:
         keep = ~missing.any(axis=1).to_numpy()
         table.dropped_by_column = {str(k): int(v) for k, v in counts.items() if v}
-        table.rows_dropped = int((~keep).sum())
+        table.rows_dropped = int(table.rows()[~keep].sum())
         table.frame = frame[keep]
+        if table.count is not None:
+            table.count = table.count[keep]
         if len(table.frame) == 0:
             raise AuditInputError(f"every row of {table.source} has a missing value in a column the audit needs "
                                   f"({', '.join(f'{k}: {v}' for k, v in table.dropped_by_column.items())}); "
                                   "nothing is left to audit")
         return
     name = next(k for k, v in counts.items() if v)
-    first = int(np.flatnonzero(missing[name].to_numpy())[0])
+
+    def is_missing(part):
+        flag = part[name].isna().to_numpy()
+        if name == columns.score and score_is_number:
+            flag = flag | ~np.isfinite(part[name].to_numpy(float, na_value=np.nan))
+        return flag
+
+    where, _ = _first(table, missing[name].to_numpy(), name, is_missing)
     others = [f"{k}: {v}" for k, v in counts.items() if v and k != name]
     also = f" (also missing: {', '.join(others)})" if others else ""
     what = "missing or infinite value" if name == columns.score else "missing value"
     what += "" if counts[name] == 1 else "s"
     raise AuditInputError(
         f"the {columns.role(name)} column {name!r} has {int(counts[name])} {what}, the first in "
-        f"{_row(table, first)}{also}; fill them, or pass dropna=True (--dropna) to drop those rows")
+        f"{where}{also}; fill them, or pass dropna=True (--dropna) to drop those rows")
 
 
 def binary(table: Table, name: str, role: str, positive=None) -> np.ndarray:
@@ -257,18 +307,22 @@ def binary(table: Table, name: str, role: str, positive=None) -> np.ndarray:
         if str(positive) not in texts or len(texts) > 2:
             raise AuditInputError(
                 f"the {role} column {name!r} must hold two values, {positive!r} (positive) and one other; "
-                f"found {len(texts)}: {_value_counts(values)}")
+                f"found {len(texts)}: {_value_counts(values, table.count)}")
         return (values.astype(str).to_numpy() == str(positive)).astype(np.int8)
     if pd.api.types.is_numeric_dtype(values) and set(found.tolist()) <= {0, 1}:
         return values.to_numpy().astype(np.int8)
     hint = (f"; name the positive value with positive_label= (--positive), e.g. {sorted(map(str, found))[-1]!r}"
             if len(found) == 2 and role == "label" else "")
     raise AuditInputError(f"the {role} column {name!r} must be binary, 0 and 1 (or True/False); found "
-                          f"{len(found)} values: {_value_counts(values)}{hint}")
+                          f"{len(found)} values: {_value_counts(values, table.count)}{hint}")
 
 
-def _value_counts(values: pd.Series, limit: int = 8) -> str:
-    counts = values.value_counts(dropna=False)
+def _value_counts(values: pd.Series, count=None, limit: int = 8) -> str:
+    if count is None:
+        counts = values.value_counts(dropna=False)
+    else:  # counted rows: the rows of each value (values of equal counts may come in another order)
+        counts = pd.Series(count, index=values.index).groupby(values.to_numpy(), dropna=False).sum()
+        counts = counts.sort_values(ascending=False, kind="stable")
     shown = ", ".join(f"{k!r} ({v} rows)" for k, v in list(counts.items())[:limit])
     return shown + (f", ... ({len(counts)} values in all)" if len(counts) > limit else "")
 
@@ -280,10 +334,11 @@ def numeric(table: Table, name: str, role: str) -> np.ndarray:
         converted = pd.to_numeric(values, errors="coerce")
         bad = converted.isna().to_numpy() & values.notna().to_numpy()
         if bad.any():
-            first = int(np.flatnonzero(bad)[0])
+            n_bad = int(table.rows()[bad].sum())
+            where, value = _first(table, bad, name, _flagged(table, name, bad))
             raise AuditInputError(
-                f"the {role} column {name!r} must hold numbers; {int(bad.sum())} {'value is' if bad.sum() == 1 else 'values are'} not, the first "
-                f"{values.iloc[first]!r} in {_row(table, first)}")
+                f"the {role} column {name!r} must hold numbers; {n_bad} {'value is' if n_bad == 1 else 'values are'} not, the first "
+                f"{value!r} in {where}")
         values = converted
     return values.to_numpy(float)
 
@@ -293,10 +348,10 @@ def check_range(table: Table, name: str, score: np.ndarray, score_range) -> None
     low, high = score_range
     outside = (score < low) | (score > high)
     if outside.any():
-        first = int(np.flatnonzero(outside)[0])
+        where, value = _first(table, outside, name, _flagged(table, name, outside))
         raise AuditInputError(
-            f"the score column {name!r} has {int(outside.sum())} values outside [{low:g}, {high:g}] "
-            f"(min {score.min():g}, max {score.max():g}; the first, {score[first]:g}, in {_row(table, first)}); "
+            f"the score column {name!r} has {int(table.rows()[outside].sum())} values outside [{low:g}, {high:g}] "
+            f"(min {score.min():g}, max {score.max():g}; the first, {float(value):g}, in {where}); "
             f"a threshold needs scores on a known scale: pass score_range=(low, high) (--score-range LOW HIGH) "
             "if the scores are on another one, e.g. deciles 1 to 10")
 
@@ -305,9 +360,9 @@ def check_weights(table: Table, name: str) -> np.ndarray:
     w = numeric(table, name, "weight")
     bad = w < 0
     if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise AuditInputError(f"the weight column {name!r} has {int(bad.sum())} negative values, the first "
-                              f"{w[first]:g} in {_row(table, first)}; weights must be 0 or more")
+        where, value = _first(table, bad, name, _flagged(table, name, bad))
+        raise AuditInputError(f"the weight column {name!r} has {int(table.rows()[bad].sum())} negative values, "
+                              f"the first {float(value):g} in {where}; weights must be 0 or more")
     if not (w > 0).any():
         raise AuditInputError(f"the weight column {name!r} is 0 in every row; at least one row needs a "
                               "positive weight")
@@ -329,7 +384,7 @@ def group_codes(table: Table, name: str, role: str = "group") -> tuple[np.ndarra
     if not present.all():
         codes = (np.cumsum(present) - 1)[codes]
         labels = labels[present]
-    n = len(values)
+    n = table.n_rows
     if role == "group" and len(labels) < 2:
         raise AuditInputError(f"the group column {name!r} has one value, {labels[0]!r}, in all {n} rows: there "
                               "is no other group to compare it with")
