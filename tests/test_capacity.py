@@ -10,10 +10,16 @@ from faircode.benchmark._strategies import fit_strategy
 READMISSION = "Healthcare Readmission"
 
 
-def test_top_share_flags_the_highest_scores_and_breaks_ties_by_row_order():
+def test_top_share_flags_the_highest_scores_and_breaks_ties_at_random_with_a_seed():
     assert top_share([0.2, 0.9, 0.5, 0.9, 0.1], 0.4).tolist() == [0, 1, 0, 1, 0]
-    assert top_share([0.5] * 4, 0.5).tolist() == [1, 1, 0, 0]
     assert top_share(np.arange(1000) / 1000, 0.1).sum() == 100
+    tied = np.r_[np.full(1000, 0.5), np.zeros(1000)]
+    first = top_share(tied, 0.25)
+    assert first.sum() == 500 and first[1000:].sum() == 0
+    assert np.array_equal(first, top_share(tied, 0.25))  # seeded: the same rows every time
+    # Not the first rows in file order: among 1,000 tied rows, about half of those taken lie in the second half.
+    assert 200 < first[500:1000].sum() < 300
+    assert not np.array_equal(first, top_share(tied, 0.25, random_state=1))
 
 
 @pytest.mark.parametrize("bad", [0, 1, 1.5, -0.1, True, "0.1", None])

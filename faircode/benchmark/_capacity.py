@@ -33,11 +33,22 @@ def _count(n: int, share: float) -> int:
     return int(np.floor(share * n + 0.5))
 
 
-def top_share(scores, capacity: float) -> np.ndarray:
+def _ranked(scores, random_state) -> np.ndarray:
+    """Row positions from the highest score down, rows with equal scores in a random order seeded by `random_state`.
+
+    Ties are broken at random, not by row order: a data file's row order often carries something (Healthcare
+    Readmission's rows are in encounter order, which tracks the readmission rate and the patients' mix), and a
+    model with few distinct scores ties thousands of rows at a cut, so row order would decide who gets a place.
+    """
+    keys = np.random.default_rng(random_state).random(len(scores))
+    return np.lexsort((keys, -scores))
+
+
+def top_share(scores, capacity: float, *, random_state: int = 0) -> np.ndarray:
     """0/1 flags for the ``capacity`` share of rows with the highest scores.
 
-    The number flagged is ``capacity * n`` rounded to the nearest row; rows with equal scores are taken in row
-    order (a stable sort), so the result is deterministic.
+    The number flagged is ``capacity * n`` rounded to the nearest row; rows with equal scores at the cut are taken
+    in a random order seeded by ``random_state`` (see ``_ranked``), so the result is deterministic.
 
     Examples
     --------
@@ -48,19 +59,19 @@ def top_share(scores, capacity: float) -> np.ndarray:
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 1 or np.isnan(scores).any():
         raise ValueError(f"scores must be a 1-d array without NaN; got shape {scores.shape}")
-    order = np.argsort(-scores, kind="stable")
     flags = np.zeros(len(scores), dtype=int)
-    flags[order[:_count(len(scores), capacity)]] = 1
+    flags[_ranked(scores, random_state)[:_count(len(scores), capacity)]] = 1
     return flags
 
 
-def top_share_by_group(scores, groups, shares: dict) -> np.ndarray:
-    """0/1 flags: in each group ``g``, the ``shares[g]`` share of its rows with the highest scores."""
+def top_share_by_group(scores, groups, shares: dict, *, random_state: int = 0) -> np.ndarray:
+    """0/1 flags: in each group ``g``, the ``shares[g]`` share of its rows with the highest scores (ties broken at
+    random, seeded by ``random_state``, as in ``top_share``)."""
     scores, groups = np.asarray(scores, dtype=float), np.asarray(groups)
     flags = np.zeros(len(scores), dtype=int)
     for group, share in shares.items():
         rows = np.flatnonzero(groups == group)
-        order = rows[np.argsort(-scores[rows], kind="stable")]
+        order = rows[_ranked(scores[rows], random_state)]
         flags[order[:_count(len(rows), share)]] = 1
     unknown = sorted(set(_key(g) for g in np.unique(groups)) - set(shares), key=str)
     if unknown:

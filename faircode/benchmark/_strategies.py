@@ -167,8 +167,8 @@ class FittedStrategy:
         if self.capacity is not None:
             scores = self.estimator.predict_proba(X)[:, 1]
             if self.shares is not None:
-                return top_share_by_group(scores, sensitive, self.shares)
-            return top_share(scores, self.capacity)
+                return top_share_by_group(scores, sensitive, self.shares, random_state=self.random_state)
+            return top_share(scores, self.capacity, random_state=self.random_state)
         if self.strategy == "S4":
             out = self.estimator.predict(X, sensitive_features=sensitive, random_state=self.random_state)
         elif self.strategy == "S3":
