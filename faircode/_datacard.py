@@ -70,6 +70,17 @@ def _rows_kept_section(manifest) -> list[str]:
             "rows left after each.", "", _markdown_table(("filter", "rows kept", "why"), rows), ""]
 
 
+def _months_section(manifest) -> list[str]:
+    """Each month's rows in the raw file and after the build's filters; nothing for an audit without dates."""
+    if not manifest.rows_by_month:
+        return []
+    rows = [(m["month"], f"{m['raw']:,}", f"{m['kept']:,}", f"{m['kept'] / m['raw']:.3f}" if m["raw"] else "n/a")
+            for m in manifest.rows_by_month]
+    return ["## Rows by month", "", "Rows of the raw file by the month of their date, and the rows the filters above "
+            "keep: a month that is thin in the committed file may have been thin already, or thinned by a filter.",
+            "", _markdown_table(("month", "raw rows", "rows kept", "share kept"), rows), ""]
+
+
 def _rate(y) -> str:
     return f"{np.mean(y):.3f}" if len(y) else "n/a"
 
@@ -216,6 +227,7 @@ def data_card(name: str) -> str:
         source.get("notes", ""),
         "",
         *_rows_kept_section(m),
+        *_months_section(m),
         *_samples_section(m),
         *_value_notes_section(m),
         "## Protected groups",

@@ -103,6 +103,9 @@ class Manifest:
     # How the audit's decision is made (``[decision]``): ``capacity``, the share of people a programme can take
     # (those ranked highest), with ``why``; empty for a decision at the model's own 0.5 threshold.
     decision: dict = dataclasses.field(default_factory=dict)
+    # For an audit whose rows were filtered by date-stamped records: each month's rows in the raw file and after
+    # the filters, as {"month": "YYYY-MM", "raw", "kept"}, written by scripts/build_data.py.
+    rows_by_month: tuple = ()
 
     @property
     def capacity(self) -> float | None:
@@ -171,7 +174,8 @@ def read_manifest(path: pathlib.Path) -> Manifest:
         rows_kept=tuple(dict(step) for step in spec.get("rows_kept", ())),
         samples=samples, declares_samples="samples" in spec,
         value_notes=_read_value_notes(path, spec.get("value_notes", [])), unit=spec.get("unit", ""),
-        decision=_read_decision(path, spec.get("decision", {})))
+        decision=_read_decision(path, spec.get("decision", {})),
+        rows_by_month=tuple(dict(month) for month in spec.get("rows_by_month", ())))
     if not isinstance(manifest.unit, str):
         raise ValueError(f"{path}: `unit` must be a column name (text); got {manifest.unit!r}")
     if manifest.target and manifest.target.get("attribute") not in protected:

@@ -15,6 +15,7 @@ so every sample comes from the same checked file; the data card counts their row
 from __future__ import annotations
 
 import argparse
+import collections
 import csv
 import gzip
 import hashlib
@@ -243,6 +244,19 @@ def filter_compas(records: list[dict]) -> tuple[list[dict], list[tuple[str, str,
     return records, steps
 
 
+def compas_months(raw: bytes) -> list[tuple[str, int, int]]:
+    """(screening month YYYY-MM, rows of the raw file, rows ProPublica's filters keep) for every month, in order.
+
+    The committed file holds only the kept rows, so a thin month there could be thin in the raw file or thinned by
+    the filters; the data card prints both counts so that a page can tell which.
+    """
+    everyone = compas_records(raw)
+    kept, _ = filter_compas(everyone)
+    count = lambda records: collections.Counter(row["compas_screening_date"][:7] for row in records)  # noqa: E731
+    before, after = count(everyone), count(kept)
+    return [(month, before[month], after[month]) for month in sorted(before)]
+
+
 def build_compas(raw: bytes, steps: list | None = None) -> bytes:
     """The filtered COMPAS rows, ``COMPAS_COLUMNS`` only; the filter steps are appended to `steps` if given."""
     records, taken = filter_compas(compas_records(raw))
@@ -406,8 +420,9 @@ def _toml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def record_rows_kept(manifest: pathlib.Path, steps) -> None:
-    """Replace the manifest's generated ``[[rows_kept]]`` tables (from the marker on) with `steps`."""
+def record_rows_kept(manifest: pathlib.Path, steps, months=()) -> None:
+    """Replace the manifest's generated part (from the marker on) with `steps` as ``[[rows_kept]]`` tables and,
+    when given, `months` as ``[[rows_by_month]]`` tables (month, raw rows, rows kept)."""
     text = manifest.read_text()
     if ROWS_KEPT_MARKER not in text:
         raise ValueError(f"{manifest}: no line {ROWS_KEPT_MARKER!r} to write the rows kept after")
@@ -415,6 +430,8 @@ def record_rows_kept(manifest: pathlib.Path, steps) -> None:
     for rule, why, rows in steps:
         lines += ["", "[[rows_kept]]", f"rule = {_toml_string(rule)}", f"why = {_toml_string(why)}",
                   f"rows = {rows}"]
+    for month, raw, kept in months:
+        lines += ["", "[[rows_by_month]]", f"month = {_toml_string(month)}", f"raw = {raw}", f"kept = {kept}"]
     write_if_changed(manifest, ("\n".join(lines) + "\n").encode())
 
 
@@ -442,7 +459,7 @@ def main(argv=None) -> int:
         if build in FILTERED:
             steps = []
             data = build(*raws, steps)
-            record_rows_kept(folder / "audit.toml", steps)
+            record_rows_kept(folder / "audit.toml", steps, compas_months(raws[0]) if build is build_compas else ())
             for rule, _, rows in steps:
                 print(f"{audit}: {rows:>6,} rows after: {rule}")
         else:

@@ -209,3 +209,18 @@ def test_cards_of_audits_without_samples_have_no_sample_sections():
         card = data_card(audit)
         assert card == (ROOT / audit / "DATA.md").read_text()
         assert "## Samples" not in card and "| sample |" not in card
+
+
+@needs_compas
+def test_compas_months_count_the_raw_file_and_the_filtered_rows_and_the_card_prints_them():
+    import pandas as pd
+
+    months = build_data.compas_months(build_data.fetch("compas-scores-two-years.csv", str(SHARED)))
+    raw = pd.read_csv(SHARED / "compas-scores-two-years.csv")
+    by_month = raw["compas_screening_date"].str[:7].value_counts()
+    assert {m: r for m, r, _ in months} == by_month.to_dict()
+    assert sum(k for _, _, k in months) == 6172 and dict((m, (r, k)) for m, r, k in months)["2013-06"] == (89, 58)
+    from faircode._audits import get_manifest
+
+    assert [tuple(m.values()) for m in get_manifest(COMPAS).rows_by_month] == months
+    assert "| 2013-06 | 89 | 58 | 0.652 |" in (ROOT / COMPAS / "DATA.md").read_text()
