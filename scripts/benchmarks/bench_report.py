@@ -8,9 +8,15 @@ calibration per group; MetricFrame computes the same 8 rates per race x sex cell
 on N_BOOT_FAIRLEARN resamples and extrapolated linearly to 1,000, the BENCH name says so). Peak memory is
 tracemalloc's peak during a second, untimed call of the audit (numpy's and pandas' allocations are traced), next
 to the size of the columns read. Another line times the command line on a 1M-row CSV file, reading included.
+The Dask lines time ``audit(folder)`` on the same kind of rows written as a Parquet folder of 1M-row files (written
+a file at a time, so no process holds all the rows), reading included, in a fresh process with Dask's default
+local (threaded) scheduler: the workers count rows per distinct (label, score, race, sex) and the bootstrap runs on
+those counts. Its peak memory is the whole process's peak resident size (driver and workers), and tracemalloc's
+peak of a second, untimed call; at 1M rows the JSON is also compared with the pandas engine's on the same folder.
 BENCH_REPORT_SIZES=1000000 runs the 1M-row lines only.
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,12 +40,50 @@ METRICS = {"selection_rate": selection_rate, "tpr": true_positive_rate, "fpr": f
            "npv": lambda t, p: float(np.mean(np.asarray(t)[np.asarray(p) == 0] == 0))}
 
 
-def _data(n: int) -> pd.DataFrame:
-    rng = np.random.default_rng(0)
+def _data(n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
     race = rng.choice(np.array(["a", "b", "c", "d"], dtype=object), n, p=[0.5, 0.3, 0.15, 0.05])
     y = rng.binomial(1, 0.35, n).astype(np.int8)
     p = np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, n), 0, 1).round(2)
     return pd.DataFrame({"y": y, "p": p, "race": race, "sex": rng.choice(np.array(["f", "m"], dtype=object), n)})
+
+
+def _parquet_folder(folder: str, n: int, per_file: int = 1_000_000) -> None:
+    """``n`` rows like ``_data``'s, as Parquet files of ``per_file`` rows (4 files at 1M rows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    per_file = min(per_file, max(n // 4, 1))
+    os.makedirs(folder)
+    for i, start in enumerate(range(0, n, per_file)):
+        chunk = _data(min(per_file, n - start), seed=i)
+        pq.write_table(pa.Table.from_pandas(chunk, preserve_index=False), os.path.join(folder, f"part.{i:03d}.parquet"))
+
+
+def _dask_child(folder: str, n: int) -> None:
+    """Run in a fresh process: the Dask audit of ``folder``, its time, memory and (at 1M rows) agreement."""
+    label = f"{n // 1_000_000}M"
+    seconds, report = _timed(lambda: _audit(folder))
+    assert report.meta["rows_used"] == n
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(f"BENCH report_dask_{label}_rows_parquet_folder_boot{N_BOOT}_s {seconds:.2f} s", flush=True)
+    print(f"BENCH report_dask_{label}_rows_per_s {n / seconds:.3g} rows/s", flush=True)
+    print(f"BENCH report_dask_{label}_peak_rss {rss / 2**20:.0f} MiB", flush=True)
+    print(f"BENCH report_dask_{label}_peak_memory {_peak(lambda: _audit(folder)) / 2**20:.0f} MiB", flush=True)
+    if n <= 1_000_000:
+        same = _audit(folder).to_json() == audit(folder, label="y", score="p", threshold=0.5, groups=["race", "sex"],
+                                                 n_boot=N_BOOT, engine="pandas").to_json()
+        print(f"BENCH report_dask_{label}_json_identical_to_pandas {int(same)} bool", flush=True)
+
+
+def _dask_line(n: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, "predictions")
+        _parquet_folder(folder, n)
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--dask-child", folder, str(n)],
+                             check=True, capture_output=True, text=True)
+        sys.stdout.write(out.stdout)
+        sys.stdout.flush()
 
 
 def _timed(fn):
@@ -104,7 +148,11 @@ def main():
                                capture_output=True)
                 print(f"BENCH report_cli_{label}_row_csv_to_json_html_s {time.perf_counter() - start:.2f} s", flush=True)
         del df, report, frame
+        _dask_line(n)
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--dask-child"]:
+        _dask_child(sys.argv[2], int(sys.argv[3]))
+    else:
+        main()
