@@ -19,7 +19,13 @@ import numpy as np
 import pandas as pd
 
 from faircode.report._errors import AuditInputError, closest
-from faircode.report._read import PARQUET_SUFFIXES, Columns, Table, _check_duplicates, _check_names
+from faircode.report._read import (
+    PARQUET_SUFFIXES,
+    Columns,
+    Table,
+    _check_duplicates,
+    _check_names,
+)
 
 ENGINES = ("auto", "pandas", "dask")
 ROWS = "__faircode_rows__"
@@ -69,7 +75,6 @@ def wanted(data, engine: str) -> bool:
 
 def read_counted(data, columns: Columns) -> Table:
     """The rows of ``data`` counted by the distinct values of the columns ``columns`` names."""
-    import dask
     import dask.dataframe as dd
 
     needed = columns.needed()

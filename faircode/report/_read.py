@@ -6,7 +6,8 @@ not UTF-8, a label or decision that is not binary (its values listed), missing v
 named; ``dropna=True`` drops them and the count is reported), scores outside their range, a group column with one
 value or with a value per row, duplicate column names. In a CSV file a label, group or strata column is
 missing only where a field is empty: 'NA' or 'None' there is a group's name, not a missing value (``TEXT_MISSING``).
-pandas' own errors for these say neither what was expected nor where.
+pandas' own errors for these say neither what was expected nor where. A ``Table`` of counted rows (read by Dask,
+``_dask``) passes the same checks: each distinct row stands for ``count`` rows, and the first bad row is located.
 """
 from __future__ import annotations
 
@@ -230,7 +231,7 @@ def read_table(data, columns: Columns, *, sep: str = ",", encoding: str = "utf-8
     """The columns an audit needs, from a DataFrame or a file path (CSV, compressed CSV, Parquet file or
     folder); with ``engine`` "dask" (or "auto" for a Dask DataFrame, a Parquet folder or glob) counted by Dask
     (``_dask``)."""
-    from faircode.report import _dask
+    from faircode.report import _dask  # imports Dask only when it reads
 
     if _dask.wanted(data, engine):
         return _dask.read_counted(data, columns)

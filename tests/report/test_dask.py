@@ -6,11 +6,11 @@ import pytest
 
 dd = pytest.importorskip("dask.dataframe")
 
-from faircode.report import AuditInputError, audit  # noqa: E402
-from faircode.report._cli import main  # noqa: E402
+from faircode.report import AuditInputError, audit
+from faircode.report._cli import main
 
-ARGS = dict(label="y", score="p", threshold=[0.3, 0.5], groups=["race", "sex"], strata="site", intersections=True,
-            n_boot=50, min_count=20)
+ARGS = {"label": "y", "score": "p", "threshold": [0.3, 0.5], "groups": ["race", "sex"], "strata": "site",
+        "intersections": True, "n_boot": 50, "min_count": 20}
 
 
 def _frame(n=900):
