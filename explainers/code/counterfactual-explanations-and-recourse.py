@@ -419,12 +419,14 @@ def within_values(part):
     value = np.round(part, 9)
     top = bottom = 0.0
     kept = np.zeros(len(part), bool)
+    n_values = 0
     for v in np.unique(value):
         rows = value == v
         n_w, n_m = int((rows & woman).sum()), int((rows & ~woman).sum())
         if min(n_w, n_m) < MIN_CELL:
             continue
         kept |= rows
+        n_values += 1
         in_w, in_m = (rows & woman).astype(float), (rows & ~woman).astype(float)
         w_count = boot @ in_w
         gap_here = boot @ (no_recourse_now * in_w) / w_count - boot @ (
@@ -437,7 +439,7 @@ def within_values(part):
     pooled_here = boot @ (no_recourse_now * in_w) / (boot @ in_w) - boot @ (
         no_recourse_now * in_m
     ) / (boot @ in_m)
-    return top / bottom, pooled_here, kept[woman].mean()
+    return top / bottom, pooled_here, kept[woman].mean(), n_values
 
 
 rows = [
@@ -448,12 +450,13 @@ rows = [
         ),
         "gap within its values": shown(as_is),
         "with its mix": "",
+        "values kept": "",
         "women covered": "",
     }
 ]
 for block, columns in blocks.items():
     part = terms[columns].sum(axis=1).to_numpy()
-    within, pooled_here, covered = within_values(part)
+    within, pooled_here, covered, n_values = within_values(part)
     rows.append(
         {
             "block": block,
@@ -461,7 +464,9 @@ for block, columns in blocks.items():
                 f"{np.mean(part[woman]) - np.mean(part[~woman]):+.3f}"
             ),
             "gap within its values": shown(within),
-            "with its mix": shown(pooled_here - within),
+            # With one value kept, pooled and within are the same rows: no mix.
+            "with its mix": shown(pooled_here - within) if n_values > 1 else "none",
+            "values kept": f"{n_values}",
             "women covered": f"{covered:.3f}",
         }
     )
@@ -469,7 +474,7 @@ print(
     "refused people; actionable features at their bounds; no-recourse gap, women "
     "minus men, within each value of a held block (weighted by refused women's mix; "
     f"values with under {MIN_CELL} of either left out), and the pooled gap over the "
-    "same rows minus it; paired 95% bootstrap"
+    "same rows minus it (none where one value is kept); paired 95% bootstrap"
 )
 show(pd.DataFrame(rows).set_index("block"))
 part = terms[blocks["occupation"]].sum(axis=1).to_numpy()
