@@ -218,15 +218,23 @@ parts = {
         (1 - p) * (fpr["w"] - fpr["m"]),
     ),
 }
+# The other standard: men's two classes reweighted to women's base rate q instead.
+q = share(y_test == 1, women)
+sign = {"accuracy": -1, "selection_rate": 1}
 rows = []
 for metric, (measured, fpr_part) in parts.items():
     equal_base = fpr_part + tpr_part
+    fpr_part_q = sign[metric] * (1 - q) * (fpr["w"] - fpr["m"])
+    tpr_part_q = q * (tpr["w"] - tpr["m"])
     for part, values in (
         ("as measured", measured),
         ("from the base rates", measured - equal_base),
         ("at men's base rate", equal_base),
         ("FPR part", fpr_part),
         ("TPR part", tpr_part),
+        ("at women's base rate", fpr_part_q + tpr_part_q),
+        ("its FPR part", fpr_part_q),
+        ("its TPR part", tpr_part_q),
     ):
         rows.append(
             {"metric": metric, "part": part, "women minus men": interval(values)}
@@ -234,7 +242,9 @@ for metric, (measured, fpr_part) in parts.items():
 print(
     f"women minus men; women's base rate {base['women']:.3f} reweighted to men's "
     f"{base['men']:.3f} (recomputed in every resample); paired 95% bootstrap "
-    f"intervals on the same {len(boot_counts) - 1:,} resamples"
+    f"intervals on the same {len(boot_counts) - 1:,} resamples;\nat women's base rate: "
+    "men's two classes reweighted to women's base rate instead (recomputed in every "
+    "resample), and its two parts"
 )
 show(pd.DataFrame(rows).set_index(["metric", "part"]))
 
