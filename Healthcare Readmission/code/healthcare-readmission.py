@@ -28,8 +28,11 @@ print(
     f"in the test rows {int(y[test].sum()):,} of {len(test):,}"
 )
 print("columns each strategy gives a model (text columns one-hot encoded):")
+# Each strategy's model columns, loaded once and used by every block below.
+FEATURES = {"S2": data.X}
+FEATURES |= {s: load_audit(AUDIT, strategy=s).X for s in ["baseline", "S1"]}
 for strategy in ["baseline", "S1", "S2"]:
-    X = load_audit(AUDIT, strategy=strategy).X
+    X = FEATURES[strategy]
     used = {column.split("=", 1)[0] for column in X.columns}
     print(f"  {strategy:<8} {len(used)} data columns -> {X.shape[1]} model columns")
 print(f"proxies (kept by S1, dropped by S2): {', '.join(manifest.proxies)}")
@@ -110,7 +113,7 @@ from faircode.models import build_model
 STRATEGIES = {"S2": "S2 (core)", "S1": "S1 (+ proxies)", "baseline": "baseline (all)"}
 scores = {}
 for strategy in STRATEGIES:
-    X = load_audit(AUDIT, strategy=strategy).X.to_numpy(dtype=float)
+    X = FEATURES[strategy].to_numpy(dtype=float)
     model = build_model("logistic_regression", data.random_state).fit(
         X[train], y[train]
     )
@@ -207,10 +210,12 @@ def rate_draws(flag, member, metric):
         return COUNTS @ (numerator * inside) / (COUNTS @ (denominator * inside))
 
 
-def interval(draws, digits=3):
+def interval(draws, digits=3, sign="+"):
     """Estimate with the 95% percentile interval of the resamples."""
     low, high = np.nanquantile(draws[1:], [0.025, 0.975])
-    return f"{draws[0]:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
+    return (
+        f"{draws[0]:{sign}.{digits}f} [{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
+    )
 
 
 REFERENCE = {"race": "Caucasian", "gender": "men", "age": "under 70"}
@@ -280,6 +285,19 @@ print(
     "S2, gaps at three capacities (realised share in brackets), paired bootstrap 95%:"
 )
 show(pd.DataFrame(rows).T.rename_axis(["capacity", "gap"]))
+
+# The age gap as a ratio: does the older patients' lead grow with the places, or only
+# the points every share gains as k grows?
+labels = GROUPS["age"][0][test]
+ratio = {
+    k: rate_draws(flagged("S2", k), labels == "70 and over", "selection")
+    / rate_draws(flagged("S2", k), labels == "under 70", "selection")
+    for k in [0.05, 0.10, 0.20]
+}
+print("share flagged, 70 and over / under 70 (S2), paired bootstrap 95%:")
+for k, draws in ratio.items():
+    print(f"  {k:.0%}: {interval(draws, sign='')}")
+print(f"  change in the ratio, 20% minus 5%: {interval(ratio[0.20] - ratio[0.05])}")
 
 # %%
 # Who needed the programme (share of the readmitted) and who got it (share of the
@@ -389,7 +407,7 @@ show(pd.DataFrame(rows).T.rename_axis("race"))
 # %%
 # S2 plus one proxy at a time, and S1 (all four) and the baseline (S1 plus race,
 # gender and age), each fitted on the same training rows and flagged at 10%.
-X1 = load_audit(AUDIT, strategy="S1").X
+X1 = FEATURES["S1"]
 for proxy in manifest.proxies:
     keep = [c for c in X1.columns if c.split("=", 1)[0] in manifest.core + (proxy,)]
     X = X1[keep].to_numpy(dtype=float)
@@ -453,19 +471,144 @@ for c in COMPARE:
     change = gap(flagged("baseline", K), *c) - gap(flagged("S1", K), *c)
     print(f"  {c[1]} - {c[2]}, {c[3]} gap: {interval(change)}")
 
+# The route of the prior stays: share flagged with and without a prior stay, per group;
+# then African American patients given the Caucasian patients' share with a prior stay.
+prior_test = raw["number_inpatient"].to_numpy()[test] > 0
+black, white = race[test] == "African American", race[test] == "Caucasian"
+rows = {}
+for variant in ["S2", "S2 + number_inpatient"]:
+    rule = flagged(variant, K)
+    for name, member in [("Caucasian", white), ("African American", black)]:
+        rows[(variant, name)] = {
+            f"flagged, {label} [exact]": share(
+                rule[member & stay].sum(), (member & stay).sum()
+            )
+            + f" (n={(member & stay).sum():,})"
+            for label, stay in [("prior stay", prior_test), ("none", ~prior_test)]
+        }
+print("Test patients flagged at 10%, by any inpatient stay in the year before:")
+show(pd.DataFrame(rows).T.rename_axis(["model", "race"]))
+mix = rate_draws(prior_test.astype(np.float32), white, "selection")
+
+
+def at_white_mix(rule):
+    """African American patients' share flagged, were their prior stays as common."""
+    return mix * rate_draws(rule, black & prior_test, "selection") + (
+        1 - mix
+    ) * rate_draws(rule, black & ~prior_test, "selection")
+
+
+with_ni, without = flagged("S2 + number_inpatient", K), flagged("S2", K)
+white_change = rate_draws(with_ni, white, "selection") - rate_draws(
+    without, white, "selection"
+)
+print("S2 + number_inpatient - S2, race selection gap, paired bootstrap 95%:")
+actual = gap(with_ni, *COMPARE[1]) - gap(without, *COMPARE[1])
+print(f"  as observed: {interval(actual)}")
+mixed = at_white_mix(with_ni) - at_white_mix(without) - white_change
+print(
+    "  African American patients at the Caucasian share with a prior stay: "
+    + interval(mixed)
+)
+
+# %%
+# Where each patient went at discharge: home (alone, with home health care or a home
+# IV provider), elsewhere (a nursing or rehabilitation facility, another hospital,
+# left against advice, ...), or not recorded.
+HOME = [
+    "Discharged to home",
+    "Discharged/transferred to home with home health service",
+    "Discharged/transferred to home under care of Home IV provider",
+]
+disposition = raw["discharge_disposition"]
+destination = np.where(
+    disposition.isin(HOME),
+    "home",
+    np.where(disposition.isin(["NULL", "Not Mapped"]), "not recorded", "elsewhere"),
+)
+everyone = {m: flagged(m, K) for m in ["S2", "S1"]}
+rows = {}
+for place in ["home", "elsewhere", "not recorded"]:
+    here = destination[test] == place
+    rows[place] = {
+        "test patients": f"{here.sum():,}",
+        "readmitted [exact]": share(yt[here].sum(), here.sum()),
+    } | {
+        f"of {m}'s flagged": f"{f[here].sum() / f.sum():.3f} ({int(f[here].sum()):,})"
+        for m, f in everyone.items()
+    }
+print(
+    "Where the test patients went at discharge, and where the patients flagged at "
+    f"{K:.0%} went:"
+)
+show(pd.DataFrame(rows).T.rename_axis("discharged"))
+
+# A programme of calls and home visits: the model fitted on the patients discharged
+# home, the threshold set on their training scores, applied to their test rows.
+home = destination == "home"
+at_home = home[test]
+home_flags = {}
+for strategy in ["S2", "S1"]:
+    X = FEATURES[strategy].to_numpy(dtype=float)
+    fitted = build_model("logistic_regression", data.random_state).fit(
+        X[train[home[train]]], y[train[home[train]]]
+    )
+    ranked = np.sort(fitted.predict_proba(X[train[home[train]]])[:, 1])[::-1]
+    cut = ranked[int(np.ceil(K * len(ranked))) - 1]
+    home_flags[strategy] = (
+        (fitted.predict_proba(X[test])[:, 1] >= cut) & at_home
+    ).astype(np.float32)
+print(
+    f"Patients discharged home: {home[train].sum():,} training, {at_home.sum():,} test "
+    f"({int(yt[at_home].sum())} readmitted); share flagged "
+    + ", ".join(f"{m} {f[at_home].mean():.3f}" for m, f in home_flags.items())
+)
+rows = {}
+for name in ["Caucasian", "African American"]:
+    member = (race[test] == name) & at_home
+    rows[name] = {
+        "patients": f"{member.sum():,}",
+        "readmitted": f"{int(yt[member].sum())}",
+    } | {
+        f"{m} flagged / TPR [exact]": share(f[member].sum(), member.sum())
+        + " / "
+        + share((f * Y)[member].sum(), yt[member].sum())
+        for m, f in home_flags.items()
+    }
+show(pd.DataFrame(rows).T.rename_axis("discharged home"))
+black_home = (race[test] == "African American") & at_home
+white_home = (race[test] == "Caucasian") & at_home
+rows = {}
+for label, f in [
+    ("S2 fitted on patients sent home", home_flags["S2"]),
+    ("S1 fitted on patients sent home", home_flags["S1"]),
+    ("S2 fitted on all (page's model)", everyone["S2"]),
+    ("S1 fitted on all", everyone["S1"]),
+]:
+    rows[label] = {
+        f"{m} gap": interval(
+            rate_draws(f, black_home, m) - rate_draws(f, white_home, m)
+        )
+        for m in ["selection", "TPR"]
+    }
+print(
+    "African American - Caucasian among the test patients discharged home, "
+    "paired bootstrap 95%:"
+)
+show(pd.DataFrame(rows).T.rename_axis("model"))
+
 # %%
 from faircode.metrics import over_resplits
 from sklearn.model_selection import train_test_split
 
-# The audit's split (seed 42) and nine more, same recipe; S2 and S1 refitted on each.
+# The audit's split (seed 42) and nine more, same recipe; on each, S2 and S1 refitted on
+# all the training patients, and S2 on those discharged home (threshold set on them).
 SPLITS = 10
-features = {
-    "S2": data.X.to_numpy(dtype=float),
-    "S1": X1.to_numpy(dtype=float),
-}
-values = {}
+RUNS = [("S2", "all"), ("S1", "all"), ("S2", "home")]
+matrices = {"S2": data.X.to_numpy(dtype=float), "S1": X1.to_numpy(dtype=float)}
+values, reached, sizes = {}, {}, {}
 for seed in range(data.random_state, data.random_state + SPLITS):
-    tr, te = (
+    every_tr, every_te = (
         np.sort(part)
         for part in train_test_split(
             np.arange(len(y)),
@@ -474,43 +617,177 @@ for seed in range(data.random_state, data.random_state + SPLITS):
             random_state=seed,
         )
     )
-    for strategy, X in features.items():
-        model = build_model("logistic_regression", seed).fit(X[tr], y[tr])
-        s = model.predict_proba(X)[:, 1]
+    for strategy, population in RUNS:
+        tr, te = every_tr, every_te
+        if population == "home":
+            tr, te = tr[home[tr]], te[home[te]]
+        run = strategy if population == "all" else f"{strategy}, sent home"
+        sizes[run] = (len(te), len(tr))
+        X = matrices[strategy]
+        s = build_model("logistic_regression", seed).fit(X[tr], y[tr]).predict_proba(X)
+        s = s[:, 1]
         cut = np.sort(s[tr])[::-1][int(np.ceil(K * len(tr))) - 1]
         rule, truth = s[te] >= cut, y[te] == 1
-        for attribute, name, ref in PAIRS:
+        for attribute, name, ref in PAIRS if population == "all" else PAIRS[:1]:
             labels = GROUPS[attribute][0][te]
             a, b = labels == name, labels == ref
-            values.setdefault((strategy, f"{name} - {ref}", "selection"), []).append(
+            values.setdefault((run, f"{name} - {ref}", "selection"), []).append(
                 rule[a].mean() - rule[b].mean()
             )
-            values.setdefault((strategy, f"{name} - {ref}", "TPR"), []).append(
+            values.setdefault((run, f"{name} - {ref}", "TPR"), []).append(
                 rule[a & truth].mean() - rule[b & truth].mean()
             )
-rows = {}
-for (strategy, pair, metric), v in values.items():
-    result = over_resplits(v, n_test=len(te), n_train=len(tr))
-    rows[(strategy, pair, metric)] = {
+        for name, member in [
+            ("all readmitted", np.ones(len(te), dtype=bool)),
+            ("African American", race[te] == "African American"),
+            ("Caucasian", race[te] == "Caucasian"),
+        ]:
+            reached.setdefault((run, name), []).append(rule[member & truth].mean())
+
+
+def over_splits(v, run):
+    """One row of the table: Nadeau-Bengio mean, range and sign count of v."""
+    n_test, n_train = sizes[run]
+    result = over_resplits(v, n_test=n_test, n_train=n_train)
+    return {
         "mean [95% corrected]": f"{result.estimate:+.3f} "
         f"[{result.lower:+.3f}, {result.upper:+.3f}]",
         "min": f"{min(v):+.3f}",
         "max": f"{max(v):+.3f}",
         "splits < 0": f"{result.negative}/{SPLITS}",
     }
+
+
+rows = {key: over_splits(v, key[0]) for key, v in values.items()}
 for pair in [f"{name} - {ref}" for _, name, ref in PAIRS]:
     for metric in ["selection", "TPR"]:
         v = np.subtract(values[("S1", pair, metric)], values[("S2", pair, metric)])
-        result = over_resplits(v, n_test=len(te), n_train=len(tr))
-        rows[("S1 - S2", pair, metric)] = {
-            "mean [95% corrected]": f"{result.estimate:+.3f} "
-            f"[{result.lower:+.3f}, {result.upper:+.3f}]",
-            "min": f"{min(v):+.3f}",
-            "max": f"{max(v):+.3f}",
-            "splits < 0": f"{result.negative}/{SPLITS}",
-        }
+        rows[("S1 - S2", pair, metric)] = over_splits(v, "S2")
+for name in ["all readmitted", "African American", "Caucasian"]:
+    v = np.subtract(reached[("S1", name)], reached[("S2", name)])
+    rows[("S1 - S2", f"reached: {name}", "TPR")] = over_splits(v, "S2")
 print(
     f"Gaps at {K:.0%} over {SPLITS} splits: mean with Nadeau-Bengio corrected 95% "
     "interval (what a model fitted on this many patients would show):"
 )
 show(pd.DataFrame(rows).T.rename_axis(["model", "gap", "rate"]))
+
+# %%
+# What leaving the proxies out costs: readmitted patients each model reaches at 10%,
+# per group, and S1 - S2 in TPR on the same resamples.
+reach = {m: flagged(m, K) for m in ["S2", "S1", "baseline"]}
+rows = {}
+cells = [("all", "all", np.ones(len(test), dtype=bool))] + [
+    (attribute, name, GROUPS[attribute][0][test] == name)
+    for attribute in GROUPS
+    for name in GROUPS[attribute][1]
+    if yt[GROUPS[attribute][0][test] == name].sum() >= 30
+]
+for attribute, name, member in cells:
+    positives = int(yt[member].sum())
+    row = {"readmitted": f"{positives:,}"}
+    for m, f in reach.items():
+        hits = int((f * Y)[member].sum())
+        row[f"{m} reached (TPR)"] = f"{hits} ({hits / positives:.3f})"
+    row["S1 - S2 TPR"] = interval(
+        rate_draws(reach["S1"], member, "TPR") - rate_draws(reach["S2"], member, "TPR")
+    )
+    rows[(attribute, name)] = row
+print(
+    f"Readmitted test patients reached at {K:.0%} by each model; "
+    "last column paired bootstrap 95%:"
+)
+show(pd.DataFrame(rows).T.rename_axis(["attribute", "group"]))
+
+# %%
+# Obermeyer et al.'s test: at the same score, is one group readmitted more often?
+# Observed minus predicted readmissions per patient, in each group, over all test
+# patients and over the flagged ones; the difference between groups is paired.
+black, white = race[test] == "African American", race[test] == "Caucasian"
+rows = {}
+for strategy in ["S2", "S1"]:
+    p = scores[strategy][test].astype(np.float32)
+    on = flagged(strategy, K)
+    excess = {}
+    for name, member in [("Caucasian", white), ("African American", black)]:
+        for scope, inside in [("all", member), ("flagged", member * on)]:
+            inside = inside.astype(np.float32)
+            excess[(name, scope)] = COUNTS @ ((Y - p) * inside) / (COUNTS @ inside)
+            rows[(strategy, name, scope)] = {
+                "patients": f"{int(inside.sum()):,}",
+                "mean score": f"{(p * inside).sum() / inside.sum():.3f}",
+                "readmitted": f"{(Y * inside).sum() / inside.sum():.3f}",
+                "observed - predicted": interval(excess[(name, scope)]),
+            }
+    for scope in ["all", "flagged"]:
+        rows[(strategy, "African American - Caucasian", scope)] = {
+            "observed - predicted": interval(
+                excess[("African American", scope)] - excess[("Caucasian", scope)]
+            )
+        }
+print("Readmission rate against the mean score, test rows; paired bootstrap 95%:")
+show(pd.DataFrame(rows).T.rename_axis(["model", "group", "patients"]).fillna(""))
+
+# %%
+from faircode.metrics import resample_counts as draw_counts
+
+# The file has no dates. If encounter_id grows with the date of the stay (an
+# assumption), the tenths of patients by encounter_id run from earliest to latest.
+n = len(y)
+by_id = np.argsort(raw["encounter_id"].to_numpy(), kind="stable")
+tenth = np.empty(n, dtype=int)
+tenth[by_id] = np.arange(n) * 10 // n
+rows = {}
+for t in range(10):
+    here = tenth == t
+    rows[t + 1] = {
+        "patients": f"{here.sum():,}",
+        "readmitted": f"{y[here].mean():.3f}",
+        "African American": f"{(race[here] == 'African American').mean():.3f}",
+    }
+print("Patients in tenths of encounter_id (1 = lowest):")
+show(pd.DataFrame(rows).T.rename_axis("tenth"))
+
+# A forward split: fit on the earliest 80% by encounter_id, fix the threshold on their
+# scores, apply it to the latest 20%.
+early, late = np.sort(by_id[: int(0.8 * n)]), np.sort(by_id[int(0.8 * n) :])
+LATE = np.vstack(
+    [np.ones(len(late)), draw_counts(len(late), 1000, random_state=0)]
+).astype(np.float32)
+y_late = y[late].astype(np.float32)
+
+
+def late_rate(f, member, truth):
+    inside = (member & truth).astype(np.float32)
+    return LATE @ (f * inside) / (LATE @ inside)
+
+
+a, b = race[late] == "African American", race[late] == "Caucasian"
+alive = np.ones(len(late), dtype=bool)
+print(
+    f"Forward split: {len(early):,} earliest patients to fit and set the threshold, "
+    f"{len(late):,} latest to apply it to ({int(y_late.sum())} readmitted)"
+)
+for strategy in ["S2", "S1"]:
+    X = FEATURES[strategy].to_numpy(dtype=float)
+    fitted = build_model("logistic_regression", data.random_state).fit(
+        X[early], y[early]
+    )
+    ranked = np.sort(fitted.predict_proba(X[early])[:, 1])[::-1]
+    f = (
+        fitted.predict_proba(X[late])[:, 1] >= ranked[int(np.ceil(K * len(ranked))) - 1]
+    ).astype(np.float32)
+    sel = late_rate(f, a, alive) - late_rate(f, b, alive)
+    tpr = late_rate(f, a, y_late == 1) - late_rate(f, b, y_late == 1)
+    print(
+        f"  {strategy}: share of the later patients flagged {f.mean():.3f}; "
+        f"African American - Caucasian selection {interval(sel)}, TPR {interval(tpr)}"
+    )
+
+# %%
+from faircode.benchmark import run_benchmark, show_results
+
+results = run_benchmark(
+    [AUDIT], models=["logistic_regression"], n_jobs=1
+)  # every strategy the audit allows; one worker, as on one core
+show_results(results)
