@@ -9,6 +9,7 @@ import pandas as pd
 from scipy.stats import binomtest
 
 from faircode import load_audit
+from faircode._audits import get_manifest
 from faircode.display import show
 
 data = load_audit("Pretrial Risk Assessment")  # the audit's default sample
@@ -374,6 +375,27 @@ print(
 )
 print("flagged share per month:")
 print("  " + ", ".join(f"{m:%b %y} {v:.3f}" for m, v in monthly["flagged"].items()))
+# The data card's count of each month's screenings in ProPublica's raw two-year
+# file and after ProPublica's filters (the data build reads the raw file).
+card = pd.DataFrame(get_manifest("Pretrial Risk Assessment").rows_by_month)
+card = card.set_index(pd.PeriodIndex(card["month"], freq="M")).loc[monthly.index]
+assert (card["kept"] == monthly["rows"]).all()  # the kept rows are the page's
+card["share kept"] = card["kept"] / card["raw"]
+hole = card.index.isin([pd.Period("2013-06", "M"), pd.Period("2013-07", "M")])
+print(
+    "data card, same months: screenings in the raw file, "
+    "and the share ProPublica's filters kept:"
+)
+print(
+    "  "
+    + ", ".join(
+        f"{m:%b %y} {r.raw} raw, {r['share kept']:.3f} kept"
+        for m, r in card[hole].iterrows()
+    )
+)
+raw_range = f"{card['raw'][~hole].min()} to {card['raw'][~hole].max()} raw"
+kept = card["share kept"][~hole]
+print(f"  the other months {raw_range}, {kept.min():.3f} to {kept.max():.3f} kept")
 
 # %%
 import matplotlib.dates as mdates
