@@ -20,6 +20,7 @@ results = {
 }
 
 # %%
+import numpy as np
 import pandas as pd
 from faircode import load_audit
 from faircode.display import show
@@ -38,18 +39,27 @@ for audit, s in ROUND_SETTINGS.items():
             }
         )
 show(pd.DataFrame(rows).set_index(["audit", "group"]))
-settings = pd.DataFrame(
-    {
-        audit: {
-            "threshold": f"{s.threshold:.3g}",
-            "seed sample": s.seed_size,
-            "batch": s.batch_size,
-            "rounds": s.rounds,
-            "training rows": f"{len(load_audit(audit).idx_train):,}",
-            "features": load_audit(audit).X.shape[1],
-        }
-        for audit, s in ROUND_SETTINGS.items()
+
+
+def loop_settings(audit, s):
+    """One audit's loop settings, with the slopes its design can identify."""
+    data = load_audit(audit)
+    # one-hot levels and the intercept overlap: the rank of the design with an
+    # intercept column, minus 1, counts the slopes the columns can identify
+    design = np.column_stack([np.ones(len(data.X)), data.X.to_numpy(float)])
+    return {
+        "threshold": f"{s.threshold:.3g}",
+        "seed sample": s.seed_size,
+        "batch": s.batch_size,
+        "rounds": s.rounds,
+        "training rows": f"{len(data.idx_train):,}",
+        "features": data.X.shape[1],
+        "free slopes": np.linalg.matrix_rank(design) - 1,
     }
+
+
+settings = pd.DataFrame(
+    {audit: loop_settings(audit, s) for audit, s in ROUND_SETTINGS.items()}
 ).T
 show(settings.rename_axis("audit"))
 
