@@ -726,7 +726,7 @@ for strategy in ["S2", "S1"]:
             )
         }
 print("Readmission rate against the mean score, test rows; paired bootstrap 95%:")
-show(pd.DataFrame(rows).T.rename_axis(["model", "group", "patients"]).fillna(""))
+show(pd.DataFrame(rows).T.rename_axis(["model", "group", "over"]).fillna(""))
 
 # %%
 from faircode.metrics import resample_counts as draw_counts
