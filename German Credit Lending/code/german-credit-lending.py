@@ -286,7 +286,7 @@ print(
     f"Change from S2 on the same split ({target.attribute}, logistic regression), "
     f"{SPLITS} splits of the {len(data.y):,} rows: mean with a 95% t interval over "
     "the splits, and the 95% interval corrected for splits that share their rows "
-    "(Nadeau and Bengio), the one a statement beyond these rows needs:"
+    "(Nadeau and Bengio, approximate), the one a statement beyond these rows needs:"
 )
 table = pd.DataFrame({key: over_splits(v) for key, v in summary.items()}).T
 show(table.rename_axis(["measure", "strategy"]))
