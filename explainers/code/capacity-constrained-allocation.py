@@ -65,7 +65,7 @@ rows = {}
 for name, s in scores.items():
     auc = delong_auc(yt, s)
     rows[name] = {
-        "AUC [DeLong]": f"{auc['auc']:.3f} [{auc['lower']:.3f}, {auc['upper']:.3f}]",
+        "AUC [DeLong]": (f"{auc['auc']:.3f} [{auc['lower']:.3f}, {auc['upper']:.3f}]"),
         "flagged at 0.5": f"{(s >= 0.5).sum()}",
         "accuracy at 0.5": f"{((s >= 0.5) == readmitted).mean():.4f}",
         "reached at 10%": summary(resampled(flags[name], readmitted), ""),
@@ -87,40 +87,96 @@ for a in (USED, S1):
     )
 
 # %%
+def shared(s, k):
+    """Expected flags over random orders of the ties: the places left at the cut
+    are shared equally by the patients tied there."""
+    m = int(np.floor(k * len(s) + 0.5))
+    cut = np.sort(s)[::-1][m - 1]
+    above, tied = s > cut, s == cut
+    out = above.astype(float)
+    out[tied] = (m - above.sum()) / tied.sum()
+    return out
+
+
+def rate(flag, among):
+    """Share of the rows `among` flagged (flags may be fractions): estimate, then
+    each resample."""
+    flag, among = flag.astype(float), among.astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (weights @ (flag * among)) / (weights @ among)
+
+
 s = scores[USED]
-at_cut = s == s[flags[USED]].min()
-african_test = data.raw["race"].to_numpy()[test] == "AfricanAmerican"
-reach, aa_gap = [], []
-for seed in range(20):
-    order = np.random.default_rng(seed).permutation(len(s))
-    shuffled = np.empty(len(s), dtype=bool)
-    shuffled[order] = top_share(s[order], CAPACITY) == 1
-    reach.append(shuffled[readmitted].mean())
-    aa_gap.append(african_test[shuffled].mean() - african_test[readmitted].mean())
+race_test = data.raw["race"].to_numpy()[test]
+african_test, caucasian_test = race_test == "AfricanAmerican", race_test == "Caucasian"
 print(
-    f"prior use: {len(np.unique(s))} distinct scores; {at_cut.sum()} test patients "
-    f"share the score at the cut, {flags[USED][at_cut].sum()} of them flagged. "
-    f"Over 20 random orders of the ties: reached {min(reach):.3f} to "
-    f"{max(reach):.3f}; African American patients' share of the places minus "
-    f"their share of the readmitted {min(aa_gap):+.3f} to {max(aa_gap):+.3f}"
+    f"prior use: {len(np.unique(s))} distinct scores. Random orders of the ties "
+    "(top_share's random_state 0 to 19): range of the estimates; ties shared: "
+    "each tied patient gets an equal part of the places left, paired bootstrap 95%"
+)
+rows = {}
+for k in (0.1, 0.2, 0.3):
+    f = shared(s, k)
+    tied = (f > 0) & (f < 1)
+    reach, aa_gap = [], []
+    for seed in range(20):
+        flag = top_share(s, k, random_state=seed) == 1
+        reach.append(flag[readmitted].mean())
+        aa_gap.append(african_test[flag].mean() - african_test[readmitted].mean())
+    rows[f"{k:.0%}"] = {
+        "tied at the cut": f"{tied.sum():,}",
+        "places left for them": f"{f[tied].sum():,.0f}",
+        "reached, 20 orders": f"{min(reach):.3f} to {max(reach):.3f}",
+        "AA places - need, 20 orders": f"{min(aa_gap):+.3f} to {max(aa_gap):+.3f}",
+        "reached, ties shared": summary(rate(f, readmitted), ""),
+        "AA places - need, ties shared": summary(
+            rate(african_test, f) - rate(african_test, readmitted)
+        ),
+        "AA reached gap, ties shared": summary(
+            rate(f, african_test & readmitted) - rate(f, caucasian_test & readmitted)
+        ),
+    }
+show(pd.DataFrame(rows).T.rename_axis("capacity"))
+tenth, race_rows = len(y) // 10, data.raw["race"].to_numpy() == "AfricanAmerican"
+print(
+    "Row order is not neutral: in the file's order (encounter order), the first "
+    f"tenth of the patients against the last: readmitted {y[:tenth].mean():.3f} "
+    f"against {y[-tenth:].mean():.3f}; African American {race_rows[:tenth].mean():.3f} "
+    f"against {race_rows[-tenth:].mean():.3f}"
 )
 
 # %%
+def reach_curve(s, counts):
+    """Readmitted reached when the top `counts` patients are flagged, ties shared:
+    within a run of tied scores the count grows in proportion to places taken."""
+    order = np.argsort(-s, kind="stable")
+    ends = np.r_[0, np.flatnonzero(np.diff(s[order]) != 0) + 1, len(s)]
+    hits = np.r_[0, np.cumsum(readmitted[order])][ends]
+    return np.interp(counts, ends, hits) / readmitted.sum()
+
+
+n_test = len(test)
+counts = np.arange(n_test + 1)
+curve = {name: reach_curve(scores[name], counts) for name in (USED, S2)}
 K_ALL = np.round(np.arange(0.01, 1.0, 0.01), 2)
-lead = np.array(
-    [
-        (top_share(scores[USED], k) == 1)[readmitted].mean()
-        - (top_share(scores[S2], k) == 1)[readmitted].mean()
-        for k in K_ALL
-    ]
-)
+at_k = np.floor(K_ALL * n_test + 0.5).astype(int)
+lead = curve[USED][at_k] - curve[S2][at_k]
 for low, high in [(0.01, 0.43), (0.44, 0.99)]:
     part = lead[(K_ALL >= low) & (K_ALL <= high)]
     print(
-        f"prior use - S2, share of the readmitted reached, k from {low:.2f} to "
-        f"{high:.2f}: ahead at {(part > 0).sum()}, behind at {(part < 0).sum()} of "
-        f"{len(part)} capacities; from {part.min():+.3f} to {part.max():+.3f}"
+        f"prior use - S2, share of the readmitted reached (ties shared), k from "
+        f"{low:.2f} to {high:.2f}: ahead at {(part > 0).sum()}, behind at "
+        f"{(part < 0).sum()} of {len(part)} capacities; from {part.min():+.3f} to "
+        f"{part.max():+.3f}"
     )
+gain = (curve[USED] - curve[S2])[1:] / n_test  # area between the curves, per step
+split = int(0.435 * n_test)
+auc_gap = delong_difference(yt, scores[USED], scores[S2])["difference"]
+print(
+    f"Area between the curves: {gain.sum():+.4f} = {gain[:split].sum():+.4f} "
+    f"(k up to 0.435) {gain[split:].sum():+.4f} (after); (1 - p) x AUC difference "
+    f"(ties counted half) = {(1 - yt.mean()) * auc_gap:+.4f}"
+)
 
 # %%
 from faircode.metrics import over_resplits
@@ -307,9 +363,9 @@ CELLS = {
 columns = [readmitted & m for m in CELLS.values()]  # the denominators
 for name, s in scores.items():
     for k in SWEEP:
-        flag = top_share(s, k) == 1
-        columns += [flag & m for m in CELLS.values()]
-        columns += [flag & m & readmitted for m in CELLS.values()]
+        flag = shared(s, k)  # ties shared (only the prior-use model has them)
+        columns += [flag * m for m in CELLS.values()]
+        columns += [flag * (m & readmitted) for m in CELLS.values()]
 sums = weights @ np.column_stack(columns).astype(np.float32)
 need = dict(zip(CELLS, sums[:, : len(CELLS)].T))  # readmitted per cell
 curves, at = {}, len(CELLS)
@@ -335,7 +391,10 @@ for group, member in [("70 and over", old), ("African American", african)]:
         f"{group}: {member.mean():.3f} of the test patients, "
         f"{member[readmitted].mean():.3f} of the readmitted"
     )
-print("Paired bootstrap 95% (AA: African American; reached gap against Caucasian):")
+print(
+    "Ties shared; paired bootstrap 95% (AA: African American; reached gap "
+    "against Caucasian):"
+)
 rows = {}
 for k in [0.02, 0.05, 0.1, 0.2, 0.3]:
     for name in scores:
@@ -371,6 +430,33 @@ fig.set_label(
     "(bottom) their share of the places minus their share of the readmitted, with "
     "pointwise 95% bootstrap bands; the dotted line is the programme's 10%."
 )
+
+# %%
+def places_minus_need(s):
+    f = shared(s, CAPACITY)
+    return rate(african_test, f) - rate(african_test, readmitted)
+
+
+def refit(columns_):
+    X = data.X[columns_].to_numpy(dtype=float)
+    model = build_model("logistic_regression", data.random_state)
+    return model.fit(X[train], y[train]).predict_proba(X[test])[:, 1]
+
+
+full = places_minus_need(scores[USED])
+rows = {("all four", ""): {"AA places - need": summary(full), "change": ""}}
+for count in USE:
+    for label, columns_ in [
+        ("without", [c for c in USE if c != count]),
+        ("alone", [count]),
+    ]:
+        g = places_minus_need(refit(columns_))
+        rows[(label, count)] = {
+            "AA places - need": summary(g),
+            "change": summary(g - full) if label == "without" else "",
+        }
+print("Prior-use model at 10%, ties shared; paired bootstrap 95%:")
+show(pd.DataFrame(rows).T.rename_axis(["counts", "column"]))
 
 # %%
 from faircode.benchmark._capacity import group_shares, top_share_by_group
@@ -442,28 +528,41 @@ for name in (S2, S1):
 from scipy.stats import binomtest
 
 
-def swapped(outcome, before, after):
-    """Who a rule takes out and puts in, with the outcome rate of each (exact)."""
+def swapped(outcome, score, before, after):
+    """Who a rule takes out and puts in: outcome rate (exact) and mean score of each,
+    and the change in positives reached that the scores predict and that happened."""
     cells = {}
     for side, rows_ in (("out", before & ~after), ("in", after & ~before)):
         hits, n = int(outcome[rows_].sum()), int(rows_.sum())
         ci = binomtest(hits, n).proportion_ci(0.95)
         cells[side] = f"{n}: {hits / n:.3f} [{ci.low:.3f}, {ci.high:.3f}]"
+        cells[f"score {side}"] = f"{score[rows_].mean():.3f}"
+    expected = score[after & ~before].sum() - score[before & ~after].sum()
+    cells["change expected"] = f"{expected:+.1f}"
+    cells["change seen"] = (
+        f"{int(outcome[after].sum()) - int(outcome[before].sum()):+d}"
+    )
     return cells
 
 
-rows = {}
+rows, cuts = {}, {}
 for name in ("S2", "S1"):
-    rows[(AUDIT, f"{name}, age")] = swapped(
-        readmitted,
+    one_, equal_ = (
         decided[name, "age", "one ranking"],
         decided[name, "age", "equal shares"],
-    ) | {
+    )
+    s = scores[S2 if name == "S2" else S1]
+    rows[(AUDIT, f"{name}, age")] = swapped(readmitted, s, one_, equal_) | {
         "change in reached": summary(
-            resampled(decided[name, "age", "equal shares"], readmitted)
-            - resampled(decided[name, "age", "one ranking"], readmitted)
+            resampled(equal_, readmitted) - resampled(one_, readmitted)
         )
     }
+    cut_old, cut_young = s[equal_ & old].min(), s[equal_ & ~old].min()
+    cuts[name] = (
+        f"  {name}: 70 and over {cut_old:.3f}, under 70 {cut_young:.3f}; "
+        f"{(old & ~equal_ & (s > cut_young)).sum()} unflagged patients 70 and over "
+        "score above the under-70 cut-off"
+    )
 
 adult = load_audit("Benefits Denial", strategy="S2")
 ya, test_a = adult.y.to_numpy(), adult.idx_test
@@ -477,12 +576,15 @@ equal = top_share_by_group(s, women, {"women": CAPACITY, "men": CAPACITY}) == 1
 w = np.vstack([np.ones((1, len(s)), np.float32), resample_counts(len(s), N_BOOT, 0)])
 with np.errstate(invalid="ignore", divide="ignore"):
     reach = (w @ (equal & positive) - w @ (one & positive)) / (w @ positive)
-rows[("Benefits Denial", "S2, sex")] = swapped(positive, one, equal) | {
+rows[("Benefits Denial", "S2, sex")] = swapped(positive, s, one, equal) | {
     "change in reached": summary(reach)
 }
 print(
     "Equal shares at 10% against one ranking: patients taken out and put in "
-    "(count: share with the outcome [exact 95%]); change in the share of all "
-    "positives reached (paired bootstrap 95%)"
+    "(count: share with the outcome [exact 95%]) and their mean scores; change in "
+    "positives reached as the scores predict it (sum of scores in minus out) and as "
+    "it happened; change in the share of all positives reached (paired bootstrap 95%)"
 )
 show(pd.DataFrame(rows).T.rename_axis(["audit", "model"]))
+print("Equal shares by age are two cut-offs on the same score:")
+print("\n".join(cuts.values()))
