@@ -538,7 +538,11 @@ def swapped(outcome, score, before, after):
         cells[side] = f"{n}: {hits / n:.3f} [{ci.low:.3f}, {ci.high:.3f}]"
         cells[f"score {side}"] = f"{score[rows_].mean():.3f}"
     expected = score[after & ~before].sum() - score[before & ~after].sum()
-    cells["change expected"] = f"{expected:+.1f}"
+    # Were the scores calibrated, each moved person has the outcome with probability
+    # their score: the change's standard deviation is the root of the sum of s(1 - s).
+    moved = score[after != before]
+    sd = float(np.sqrt((moved * (1 - moved)).sum()))
+    cells["change expected"] = f"{expected:+.1f} (sd {sd:.1f})"
     cells["change seen"] = (
         f"{int(outcome[after].sum()) - int(outcome[before].sum()):+d}"
     )
