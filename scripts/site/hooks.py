@@ -135,8 +135,9 @@ AUDITS_URI = "audits/index.md"
 
 def _audits_overview_markdown(audits) -> str:
     """The audits' overview: each audit's decision setting in a sentence (its manifest's summary), what it decides
-    and for whom, and links to its write-up and data card."""
-    from faircode._manifest import MANIFEST, read_manifest
+    and for whom, and links to its write-up and data card. The site reads only what the manifest holds of these
+    (it does not validate the manifest: ``faircode`` does that when an audit is loaded)."""
+    import tomllib
 
     folder = posixpath.dirname(AUDITS_URI)
     parts = ["---\ntitle: Audits\n---\n\n# Audits\n\nEach audit is one decision setting, with real data, the "
@@ -145,14 +146,27 @@ def _audits_overview_markdown(audits) -> str:
     for audit in audits:
         if not audit.pages:
             continue
-        manifest = read_manifest(audit.path / MANIFEST)
-        groups = ", ".join(attr.group for attr in manifest.protected.values())
-        decision = (f"the programme takes the {manifest.capacity:.0%} of people the model ranks highest"
-                    if manifest.capacity is not None else "a model's decision at its 0.5 threshold")
+        try:
+            spec = tomllib.loads((audit.path / layout.AUDIT_MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise PluginError(f"{audit.path / layout.AUDIT_MANIFEST}: cannot read it for the audits' overview: {err}")
+        outcome = spec.get("outcome") if isinstance(spec.get("outcome"), dict) else {}
+        capacity = (spec.get("decision") or {}).get("capacity") if isinstance(spec.get("decision"), dict) else None
+        protected = spec.get("protected") if isinstance(spec.get("protected"), dict) else {}
+        groups = ", ".join(str(rule.get("group")) for rule in protected.values() if isinstance(rule, dict)
+                           and rule.get("group"))
+        facts = []
+        if outcome.get("label"):
+            decision = (f"the programme takes the {capacity:.0%} of people the model ranks highest"
+                        if isinstance(capacity, (int, float)) else "a model's decision at its 0.5 threshold")
+            facts.append(f"- Outcome: {outcome['label']}; decision: {decision}.")
+        if groups:
+            facts.append(f"- Groups examined: {groups}.")
         links = "; ".join(f"[{'data card' if p.is_data_card else p.title}]({_relative(p.src_uri, folder)})"
                           for p in sorted(audit.pages, key=lambda p: p.is_data_card))
-        parts.append(f"## {audit.name}\n\n{manifest.summary}\n\n- Outcome: {manifest.outcome_label}; decision: "
-                     f"{decision}.\n- Groups examined: {groups}.\n- Read: {links}.\n")
+        facts.append(f"- Read: {links}.")
+        summary = f"{spec['summary']}\n\n" if isinstance(spec.get("summary"), str) else ""
+        parts.append(f"## {audit.name}\n\n{summary}" + "\n".join(facts) + "\n")
     return "\n".join(parts)
 
 

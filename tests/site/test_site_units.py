@@ -265,3 +265,15 @@ def test_the_audits_overview_names_each_audit_its_decision_and_links_its_pages()
         assert f"## {name}\n" in text
     assert "the programme takes the 10% of people the model ranks highest" in text
     assert "(../Pretrial%20Risk%20Assessment/DATA.md)" in text or "(../Pretrial Risk Assessment/DATA.md)" in text
+
+
+def test_the_audits_overview_tolerates_a_manifest_with_little_in_it(tmp_path):
+    from scripts.site import hooks
+    from scripts.site._pages import Audit, AuditPage
+
+    folder = tmp_path / "Tiny Audit"
+    folder.mkdir()
+    (folder / "audit.toml").write_text('outcome = "approved"\n')
+    page = AuditPage("tiny", "Tiny Audit/tiny.md", folder / "tiny.md", "Tiny write-up", 0.0, False)
+    text = hooks._audits_overview_markdown([Audit("Tiny Audit", folder, (page,))])
+    assert "## Tiny Audit\n\n- Read: [Tiny write-up](../Tiny%20Audit/tiny.md)." in text
