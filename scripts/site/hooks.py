@@ -219,12 +219,17 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     return _show_aliases(markdown, page)
 
 
-def _show_aliases(markdown: str, page) -> str:
-    """The page's other names (front matter ``aliases``) in a line under its title, as readers may know it so."""
+def _page_aliases(page) -> tuple:
+    """The page's front matter ``aliases``; a malformed list stops the build with the page named."""
     try:
-        names = aliases(page.meta, page.file.src_uri)
+        return aliases(page.meta, page.file.src_uri)
     except PageMetadataError as err:
         raise PluginError(str(err)) from None
+
+
+def _show_aliases(markdown: str, page) -> str:
+    """The page's other names (front matter ``aliases``) in a line under its title, as readers may know it so."""
+    names = _page_aliases(page)
     heading = re.search(r"^# .+$", markdown, flags=re.MULTILINE)
     if not names or heading is None:
         return markdown
@@ -353,10 +358,7 @@ def on_page_context(context, page, config, nav):
     else:
         # The names readers use for the concept go to the search index as its most heavily boosted field (the
         # theme's "tags"), so that searching "80% rule" lands on the page that explains it.
-        try:
-            names = aliases(page.meta, page.file.src_uri)
-        except PageMetadataError as err:
-            raise PluginError(str(err)) from None
+        names = _page_aliases(page)
         if names:
             page.meta["tags"] = [*(page.meta.get("tags") or []), *names]
     return context
