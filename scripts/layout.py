@@ -8,7 +8,7 @@ notebooks go) and the provenance notes all ask this module, so moving a file or 
 - A page's slug (its file name without ``.md``) names everything made from it, next to the page:
   ``<folder>/code/<slug>.py`` (its script), ``<folder>/figures/<slug>-<n>.png`` (its figures) and, in the
   site's staging area, ``<folder>/notebooks/<slug>.ipynb``.
-- An audit's inputs are every other file of its folder (data, manifest); its data files are its ``*.csv``.
+- An audit's inputs are every other file of its folder (data, manifest); its data files are its ``*.csv`` and ``*.csv.gz``.
 """
 from __future__ import annotations
 
@@ -141,6 +141,10 @@ def audit_inputs(folder) -> list[pathlib.Path]:
     return found
 
 
+DATA_PATTERNS = ("*.csv", "*.csv.gz")
+
+
 def audit_data(folder) -> list[pathlib.Path]:
-    """An audit's data files (``*.csv``), sorted: what provenance lists with checksums."""
-    return sorted(pathlib.Path(folder).glob("*.csv"))
+    """An audit's data files (``*.csv``, or compressed ``*.csv.gz``), sorted: what provenance lists with checksums."""
+    folder = pathlib.Path(folder)
+    return sorted({p for pattern in DATA_PATTERNS for p in folder.glob(pattern)})

@@ -115,11 +115,19 @@ def region_outputs(content: str, folder: pathlib.Path) -> list:
     return outputs
 
 
-def site_links(markdown: str, page_uri: str, notebook_page_url: str) -> str:
+def _folder_url(page_uri: str) -> str:
+    """A page's folder URL when the site keeps its repository path: ``explainers/slug.md`` -> ``explainers/slug/``."""
+    stem = page_uri[: -len(".md")]
+    return (posixpath.dirname(stem) if stem.endswith("/index") or stem == "index" else stem) + "/"
+
+
+def site_links(markdown: str, page_uri: str, notebook_page_url: str, page_url=_folder_url,
+               file_url=lambda uri: uri) -> str:
     """Relative link targets of a page's prose, rewritten to work from the notebook's page on the site.
 
     ``page_uri`` is the page's path (``explainers/slug.md``); ``notebook_page_url`` the folder URL of the
-    notebook's page (``explainers/notebooks/slug/``). A target ``x.md`` becomes the URL of that page.
+    notebook's page (``explainers/notebooks/slug/``). A target ``x.md`` becomes the URL of that page
+    (``page_url`` maps a page's repository path to its folder URL on the site, ``file_url`` any other file's).
     """
     folder = posixpath.dirname(page_uri)
 
@@ -129,9 +137,7 @@ def site_links(markdown: str, page_uri: str, notebook_page_url: str) -> str:
             return match.group(0)
         target, _, anchor = raw.partition("#")
         resolved = posixpath.normpath(posixpath.join(folder, target.replace("%20", " ")))
-        if resolved.endswith(".md"):
-            stem = resolved[:-3]
-            resolved = (posixpath.dirname(stem) if stem.endswith("/index") or stem == "index" else stem) + "/"
+        resolved = page_url(resolved) if resolved.endswith(".md") else file_url(resolved)
         relative = posixpath.relpath(resolved, notebook_page_url.rstrip("/"))
         relative = relative + "/" if resolved.endswith("/") and not relative.endswith("/") else relative
         relative = relative.replace(" ", "%20") + (f"#{anchor}" if anchor else "")
@@ -159,7 +165,8 @@ def _prose_cell(source: str, links) -> "nbformat.NotebookNode":
 
 
 def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_url: str,
-                      notebook_page_url: str, archive_url: str, exists=lambda uri: True):
+                      notebook_page_url: str, archive_url: str, exists=lambda uri: True,
+                      page_url_of=_folder_url, file_url_of=lambda uri: uri):
     """The notebook of one page (an nbformat v4 notebook).
 
     Parameters
@@ -175,6 +182,8 @@ def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_u
     exists : callable, optional
         Says whether a page path (``explainers/other.md``) is on the site; links to pages that are not are shown
         as their text, as on the page itself.
+    page_url_of, file_url_of : callable, optional
+        The site URL of a page and of any other file, from its repository path (see ``scripts.site._urls``).
     """
     text = layout.decode(page_uri, page_path.read_bytes())
     body, _ = get_data(text)
@@ -203,7 +212,8 @@ def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_u
     regions = {region.name: region.content for region in output_regions(body)}
 
     def links(markdown: str) -> str:
-        return site_links(unlink_missing_pages(markdown, page_uri, exists)[0], page_uri, notebook_page_url)
+        return site_links(unlink_missing_pages(markdown, page_uri, exists)[0], page_uri, notebook_page_url,
+                          page_url_of, file_url_of)
 
     for cell in jupytext.reads(body, fmt="md").cells:
         if cell.cell_type == "markdown":

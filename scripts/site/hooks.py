@@ -38,6 +38,7 @@ from scripts.site._pages import (THEMES, PageMetadataError, aliases, load_audits
                                  review_date)
 from scripts.site._provenance import provenance  # noqa: E402
 from scripts.site._tables import style_tables  # noqa: E402
+from scripts.site._urls import SitePaths, redirect_page  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.site")
 STAGING = ".cache/site"          # notebooks built from the scripts, under the config's folder; never committed
@@ -49,22 +50,18 @@ def _root(config) -> pathlib.Path:
     return pathlib.Path(config.config_file_path).resolve().parent
 
 
-def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path) -> File:
+def _add(files: Files, config, src_uri: str, src_dir: pathlib.Path, paths: SitePaths | None = None) -> File:
     existing = files.get_file_from_path(src_uri)
     if existing is not None:
         raise PluginError(f"{src_uri}: the site already has a file at this path (from {config.docs_dir}); "
                           "a page outside docs_dir cannot share it")
     # A File with a real src_dir, not File.generated: mkdocs-jupyter's NotebookFile wrapper derives the
     # source path from src_dir and would lose a path given only as abs_src_path.
-    file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
+    # An audit folder's files are written under audits/<slug>/ (scripts/site/_urls.py); links still name src_uri.
+    dest_uri = paths.dest_uri(src_uri) if paths is not None else None
+    file = File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls, dest_uri=dest_uri)
     files.append(file)
     return file
-
-
-def _page_url(src_uri: str) -> str:
-    """The folder URL (from the site's root, unquoted) of a page or notebook page: ``explainers/slug/``."""
-    stem = src_uri.rsplit(".", 1)[0]
-    return f"{stem}/"
 
 
 def _page_link(src_uri: str) -> str:
@@ -86,36 +83,39 @@ def on_files(files: Files, config) -> Files:
     except PageMetadataError as err:
         raise PluginError(str(err)) from err
     staging = root / STAGING
+    paths = SitePaths(a.name for a in audits)
     coded = {}  # page src_uri -> (title, script path, script uri)
     for page in explainers:
         _add(files, config, page.src_uri, root)
         coded[page.src_uri] = (page.title, page.script_uri)
     for audit in audits:
         for page in audit.pages:
-            _add(files, config, page.src_uri, root)
+            _add(files, config, page.src_uri, root, paths)
             if not page.is_data_card:
                 coded[page.src_uri] = (page.title, page.script_uri)
         for path in layout.audit_data(audit.path):  # the data the checksums describe, for download
-            _add(files, config, path.relative_to(root).as_posix(), root)
+            _add(files, config, path.relative_to(root).as_posix(), root, paths)
     for folder in layout.page_folders(root):
         for sub in (layout.FIGURES, layout.CODE):
             for path in sorted((root / folder / sub).glob("*")):
                 if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
-                    _add(files, config, path.relative_to(root).as_posix(), root)
+                    _add(files, config, path.relative_to(root).as_posix(), root, paths)
     scripts, notebooks = {}, {}
     for src_uri, (title, script_uri) in coded.items():
         script = root / script_uri
         if not script.is_file():
             log.info("%s has no generated script (%s) yet: no notebook or provenance for it", src_uri, script_uri)
             continue
-        notebook_uri = layout.notebook_path(src_uri)
-        notebook = notebook_for_page(root / src_uri, src_uri, title, page_url=_page_url(src_uri),
-                                     notebook_page_url=_page_url(notebook_uri), archive_url=ARCHIVE_NAME,
-                                     exists=lambda uri: files.get_file_from_path(uri) is not None)
-        stage_notebook(notebook, staging / notebook_uri)
-        notebooks[notebook_uri] = (staging / notebook_uri).read_bytes()
-        _add(files, config, notebook_uri, staging)
-        scripts[src_uri] = (script_uri, notebook_uri)
+        notebook_uri = layout.notebook_path(src_uri)  # in the repository and the source archive
+        staged_uri = paths.site_path(notebook_uri)    # on the site: staged where it is published
+        notebook = notebook_for_page(root / src_uri, src_uri, title, page_url=paths.page_url(src_uri),
+                                     notebook_page_url=paths.page_url(notebook_uri), archive_url=ARCHIVE_NAME,
+                                     exists=lambda uri: files.get_file_from_path(uri) is not None,
+                                     page_url_of=paths.page_url, file_url_of=paths.site_path)
+        stage_notebook(notebook, staging / staged_uri)
+        notebooks[notebook_uri] = (staging / staged_uri).read_bytes()
+        _add(files, config, staged_uri, staging)
+        scripts[src_uri] = (script_uri, notebook_uri, staged_uri)
     # The source archive a reader runs the pages from, with the notebooks inside it next to their pages.
     write_bytes_if_changed(staging / ARCHIVE_NAME, build_archive(root, extra=notebooks))
     _add(files, config, ARCHIVE_NAME, staging)
@@ -125,7 +125,7 @@ def on_files(files: Files, config) -> Files:
     if any(a.pages for a in audits):  # the audits' overview, where the Audits tab lands
         files.append(File.generated(config, AUDITS_URI, content=_audits_overview_markdown(audits)))
     config.nav = _navigation(explainers, audits)
-    _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts,
+    _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts, paths=paths,
                   audit_dirs={a.name: a.path for a in audits})
     return files
 
@@ -293,10 +293,10 @@ def _concepts_markdown() -> str:
 
 
 def _run_it_yourself(page, files: Files) -> str:
-    script_uri, notebook_uri = _STATE["scripts"][page.file.src_uri]
+    script_uri, notebook_uri, staged_uri = _STATE["scripts"][page.file.src_uri]
     root = _STATE["root"]
     here = posixpath.dirname(page.file.src_uri)
-    notebook_file = files.get_file_from_path(notebook_uri)
+    notebook_file = files.get_file_from_path(staged_uri)
     name = notebook_uri.rsplit("/", 1)[1]
     # mkdocs-jupyter's include_source copies the .ipynb into the notebook page's own folder.
     download = get_relative_url(notebook_file.url + name, page.file.url)
@@ -330,7 +330,7 @@ make setup      # creates .venv with the packages pinned in requirements.lock (n
 OMP_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python {shlex.quote(script_uri)}
 ```
 
-Prefer Jupyter? [Read the notebook version]({_relative(notebook_uri, here)}) (the page's prose, code and
+Prefer Jupyter? [Read the notebook version]({_relative(staged_uri, here)}) (the page's prose, code and
 outputs) or <a href="{download}" download>download {name}</a>; the archive holds it too, and
 `{notebook_run}` runs it top to bottom in the project's environment.
 
@@ -362,6 +362,15 @@ def on_page_context(context, page, config, nav):
         if names:
             page.meta["tags"] = [*(page.meta.get("tags") or []), *names]
     return context
+
+
+def on_post_build(config):
+    """Leave a page at each address an audit page had before audits moved to short addresses, pointing to the new one."""
+    site = pathlib.Path(config.site_dir)
+    moved = [uri for audit in _STATE.get("audits", ()) for page in audit.pages
+             for uri in (page.src_uri, *([layout.notebook_path(page.src_uri)] if page.src_uri in _STATE["scripts"] else []))]
+    for old, new in _STATE["paths"].moved(moved) if moved else ():
+        write_bytes_if_changed(site / old / "index.html", redirect_page(old, new).encode("utf-8"))
 
 
 def on_serve(server, config, builder):

@@ -7,7 +7,8 @@ than a phone's screen. Screenshots go to tests/screenshots/ (kept out of git).
 import os
 import pathlib
 import posixpath
-from urllib.parse import unquote, urlsplit
+import re
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
@@ -72,8 +73,23 @@ def _local_file(site: pathlib.Path, base: str, url: str) -> pathlib.Path | None:
     return target / "index.html" if path.endswith("/") or target.is_dir() else target
 
 
+_REFRESH = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)">')
+
+
+def _redirects(site: pathlib.Path) -> dict[str, str]:
+    """The site's redirect pages (an audit page's old address): path -> the target its refresh names."""
+    found = {}
+    for path in site.rglob("*.html"):
+        match = _REFRESH.search(path.read_text(encoding="utf-8"))
+        if match:
+            found[path.relative_to(site).as_posix()] = match.group(1)
+    return found
+
+
 def _pages(site: pathlib.Path) -> list[str]:
-    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    """The site's HTML pages, redirects left out (``_check_site`` checks that each leads to a page)."""
+    redirects = _redirects(site)
+    return sorted(rel for p in site.rglob("*.html") if (rel := p.relative_to(site).as_posix()) not in redirects)
 
 
 def _explainer_page(site: pathlib.Path) -> str:
@@ -118,6 +134,10 @@ def _check_site(browser, site: pathlib.Path, base: str, measured: dict | None = 
 
     page.route(lambda url: not url.startswith(base) and not url.startswith(("data:", "blob:")), outside)
     pages = [p for p in _pages(site) if p != "404.html"]
+    for rel, target in _redirects(site).items():
+        landing = _local_file(site, base, urljoin(base + rel, target))
+        if landing is None or not landing.is_file() or landing.relative_to(site).as_posix() not in pages:
+            problems.append(f"{rel}: redirects to {target!r}, which is not a page of the site")
     content = set(_content_pages(site)) if measured is not None else set()
     for rel in pages:
         url = base + (rel[: -len("index.html")] if rel.endswith("index.html") else rel)
@@ -479,6 +499,7 @@ def test_output_tables_fit_and_search_finds_each_page(browser, real_site, real_s
                             + "; ".join(f"{rel}: {m['over']}" for rel, m in pages.items() if m["proseOver"]))
     assert any(m["tables"] + m["pres"] for m in measured["1280"].values()), "no output found on any page"
     from scripts.site import load_audits
+    from scripts.site._urls import SitePaths
 
     explainers = load_explainers(ROOT)
     write_ups = [p for a in load_audits(ROOT) for p in a.pages]
@@ -489,8 +510,9 @@ def test_output_tables_fit_and_search_finds_each_page(browser, real_site, real_s
     queries.update(CONCEPT_QUERIES)
     hits = _first_search_hits(browser, base, list(queries))
     base_path = urlsplit(base).path
+    paths = SitePaths(a.name for a in load_audits(ROOT))  # audit pages live under audits/<slug>/
     for query, src_uri in queries.items():
-        expected = base_path + src_uri[: -len(".md")] + "/"
+        expected = base_path + paths.page_url(src_uri)
         hit = hits[query]
         lines.append(f"search {query!r}: first hit {hit}")
         if hit.split("#")[0] != expected:

@@ -35,9 +35,23 @@ def test_home_page_reaches_every_page_in_one_click(fixture_site):
     _, site = fixture_site
     links = {a["href"] for a in _article(site, "index.html").select("a[href]")}
     assert {"explainers/fixture-holdout/", "explainers/fixture-selection-rate/", "concepts/",
-            "Fixture%20Audit/fixture-audit/", "Fixture%20Audit/DATA/"} <= links
+            "audits/fixture-audit/", "audits/fixture-audit/data/"} <= links
     text = _article(site, "index.html").get_text(" ", strip=True)
     assert text.count("No page yet.") == 4  # uncertainty, shift and robustness, sources of bias, mitigation
+
+
+def test_audit_pages_have_short_addresses_and_their_old_addresses_send_the_reader_on(fixture_site):
+    _, site = fixture_site
+    assert _article(site, "audits/fixture-audit/index.html").select_one("h1").get_text(strip=True)
+    assert _article(site, "audits/fixture-audit/data/index.html") is not None
+    assert (site / "audits/fixture-audit/tiny.csv").is_file()
+    spaced = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and " " in str(p))
+    assert spaced == ["Fixture Audit/DATA/index.html", "Fixture Audit/fixture-audit/index.html"]
+    for old, new in (("Fixture Audit/DATA/", "audits/fixture-audit/data/"),
+                     ("Fixture Audit/fixture-audit/", "audits/fixture-audit/")):
+        refresh = _soup(site, old + "index.html").select_one('meta[http-equiv="refresh"]')["content"]
+        target = refresh.split("url=", 1)[1]
+        assert (site / old / target / "index.html").resolve() == (site / new / "index.html").resolve()
 
 
 def test_concept_index_lists_every_definition(fixture_site):
@@ -61,7 +75,7 @@ def test_links_to_missing_pages_become_text(fixture_site):
     assert "Equalized Odds: a page that does not exist yet" in text
     assert "Calibration Within Groups, with an anchor" in text
     assert "[Equalized Odds](equalized-odds.md)" in related.select_one("code").get_text()
-    writeup = _article(site, "Fixture%20Audit/fixture-audit/index.html".replace("%20", " "))
+    writeup = _article(site, "audits/fixture-audit/index.html")
     assert [a.get_text() for a in writeup.select("p a")] == ["Fixture Selection Rate", "data card"]
     assert "Disaggregated Evaluation" in writeup.get_text()
 
@@ -89,7 +103,7 @@ def test_run_it_yourself_names_archive_commands_notebook_and_inputs(fixture_site
     assert archive == "../../fair-code-project.zip" and (site / "fair-code-project.zip").is_file()
     digest = hashlib.sha256((root / "Fixture Audit" / "tiny.csv").read_bytes()).hexdigest()
     data = section.select_one(".provenance li")
-    assert data.select_one("a")["href"] == "../../Fixture%20Audit/tiny.csv"
+    assert data.select_one("a")["href"] == "../../audits/fixture-audit/tiny.csv"
     assert data.get_text(" ", strip=True) == f"Fixture Audit/tiny.csv , SHA-256 {digest}"
     pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "requirements.lock").read_text(), re.MULTILINE))
     for name in ("fairlearn", "scikit-learn", "pandas", "numpy"):

@@ -13,6 +13,7 @@ from scripts.site._archive import build_archive
 from scripts.site._fences import SKETCH_TITLE, normalize_fences
 from scripts.site._notebooks import region_outputs, site_links
 from scripts.site._outputs import CODE_SUMMARY, block_sources, frame_outputs, output_regions, point_to_folds
+from scripts.site._urls import SitePaths, redirect_page
 
 PAGES = {"explainers/equalized-odds.md", "Benefits Denial/DATA.md"}
 
@@ -82,12 +83,15 @@ def test_pinned_versions_come_from_the_lock_main_libraries_first(tmp_path):
 def test_provenance_hashes_the_data_of_the_audits_a_script_names(tmp_path):
     (tmp_path / "A").mkdir()
     (tmp_path / "A" / "rows.csv").write_bytes(b"x,y\n1,0\n")
+    (tmp_path / "A" / "more.csv.gz").write_bytes(b"gz")  # a compressed data file (Healthcare Readmission's)
+    (tmp_path / "A" / "notes.txt").write_bytes(b"not data")
     (tmp_path / "B").mkdir()
     (tmp_path / "B" / "other.csv").write_bytes(b"z\n")
     script = tmp_path / "page.py"
     script.write_text('load_audit("A")\n', encoding="utf-8")
     facts = provenance(tmp_path, script, {"A": tmp_path / "A", "B": tmp_path / "B"})
-    assert facts.data == [("A/rows.csv", hashlib.sha256(b"x,y\n1,0\n").hexdigest())]
+    assert facts.data == [("A/more.csv.gz", hashlib.sha256(b"gz").hexdigest()),
+                          ("A/rows.csv", hashlib.sha256(b"x,y\n1,0\n").hexdigest())]
     assert facts.libraries == []  # no requirements.lock in this root
 
 
@@ -188,6 +192,50 @@ def test_notebook_outputs_come_from_the_region(tmp_path):
 ])
 def test_notebook_links_lead_to_the_site_pages(markdown, expected):
     assert site_links(markdown, "explainers/page.md", "explainers/notebooks/page/") == expected
+
+
+@pytest.mark.parametrize("markdown, expected", [
+    ("[card](../Benefits%20Denial/DATA.md)", "[card](../../../audits/benefits-denial/data/)"),
+    ("[write-up](<../Benefits Denial/benefits-denial.md>)", "[write-up](../../../audits/benefits-denial/)"),
+    ("[data](../Benefits%20Denial/adult.csv)", "[data](../../../audits/benefits-denial/adult.csv)"),
+    ("[Odds](equalized-odds.md)", "[Odds](../../equalized-odds/)"),
+])
+def test_notebook_links_follow_the_audits_short_addresses(markdown, expected):
+    paths = SitePaths(["Benefits Denial"])
+    assert site_links(markdown, "explainers/page.md", "explainers/notebooks/page/",
+                      paths.page_url, paths.site_path) == expected
+
+
+@pytest.mark.parametrize("src_uri, site_path, url", [
+    ("Benefits Denial/benefits-denial.md", "audits/benefits-denial/index.md", "audits/benefits-denial/"),
+    ("Benefits Denial/DATA.md", "audits/benefits-denial/data.md", "audits/benefits-denial/data/"),
+    ("Benefits Denial/notes.md", "audits/benefits-denial/notes.md", "audits/benefits-denial/notes/"),
+    ("Benefits Denial/notebooks/benefits-denial.ipynb", "audits/benefits-denial/notebooks/benefits-denial.ipynb",
+     "audits/benefits-denial/notebooks/benefits-denial/"),
+    ("Benefits Denial/figures/benefits-denial-1.png", "audits/benefits-denial/figures/benefits-denial-1.png", None),
+    ("explainers/reweighing.md", "explainers/reweighing.md", "explainers/reweighing/"),
+    ("Benefits Denialx/a.md", "Benefits Denialx/a.md", "Benefits Denialx/a/"),
+])
+def test_audit_files_get_short_addresses_without_spaces(src_uri, site_path, url):
+    paths = SitePaths(["Benefits Denial", "Pretrial Risk Assessment"])
+    assert paths.site_path(src_uri) == site_path
+    if url is not None:
+        assert paths.page_url(src_uri) == url
+    assert paths.dest_uri("Benefits Denial/DATA.md") == "audits/benefits-denial/data/index.html"
+    assert paths.dest_uri("Benefits Denial/benefits-denial.md") == "audits/benefits-denial/index.html"
+    assert paths.dest_uri("explainers/reweighing.md") is None
+    assert paths.moved(["Benefits Denial/DATA.md", "explainers/reweighing.md"]) == [
+        ("Benefits Denial/DATA/", "audits/benefits-denial/data/")]
+
+
+def test_two_audit_folders_cannot_share_an_address_and_a_redirect_is_relative():
+    with pytest.raises(ValueError, match="would share the address audits/credit-a/"):
+        SitePaths(["Credit A", "credit-a"])
+    with pytest.raises(ValueError, match="has no letter or digit"):
+        SitePaths(["---"])
+    page = redirect_page("Benefits Denial/DATA/", "audits/benefits-denial/data/")
+    assert '<meta http-equiv="refresh" content="0; url=../../audits/benefits-denial/data/">' in page
+    assert '<a href="../../audits/benefits-denial/data/">' in page
 
 
 def test_the_source_archive_is_deterministic_and_complete(tmp_path):
