@@ -32,6 +32,7 @@ OUTPUT_CLASS = "fc-output"
 FIGURE_CLASS = "fc-figure"
 CODE_SUMMARY = "Output · show the code that printed it"
 POINTER_CLASS = "fc-code-pointer"
+ALT_LIMIT = 150  # characters of a figure's alt text (its caption, under the figure, holds the whole label)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,18 +97,43 @@ def _fence(code: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def short_alt(label: str, limit: int = ALT_LIMIT) -> str:
+    """A figure's alt text: its label's first clause, at most ``limit`` characters; the caption keeps it whole.
+
+    A screen reader reads the alt text and then the caption, so an alt that repeats a 400-character caption is
+    read twice; the alt names what the figure is, the caption says what it shows.
+
+    Examples
+    --------
+    >>> short_alt("Three panels of precision against base rate: a grey curve for the shared rates.")
+    'Three panels of precision against base rate'
+    >>> short_alt("A bar chart.")
+    'A bar chart.'
+    """
+    head = re.split(r"(?<=[^\s.])(?::|;|\.)\s", label.strip(), maxsplit=1)[0].strip()
+    if len(head) <= limit:
+        return head
+    cut = head[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "\u2026"
+
+
 def _shown(content: str) -> str:
     """The output as shown: text fences marked no-copy (mkdocs-material then draws no copy button on them) and
-    each figure in a ``<figure>`` whose visible caption is its label (the alt text ``fig.set_label`` gave it)."""
+    each figure in a ``<figure>`` whose visible caption is its label (the alt text ``fig.set_label`` gave it), the
+    image's alt text the label's first clause (:func:`short_alt`), the enlarged view's title the whole label."""
     out = []
     for line in content.split("\n"):
         text, image = _TEXT_OPENER.match(line), _IMAGE.match(line)
         if text:
             out.append(f"{text.group('fence')} {{ .text .no-copy }}")
         elif image:
-            caption = html.escape(re.sub(r"\\(.)", r"\1", image.group("alt")))
-            out += [f'<figure class="{FIGURE_CLASS}" markdown>', "", line, "",
-                    f"<figcaption>{caption}</figcaption>", "", "</figure>"]
+            label = re.sub(r"\\(.)", r"\1", image.group("alt"))
+            short = re.sub(r"([\\\[\]])", r"\\\1", short_alt(label))
+            # The enlarged view (glightbox) titles the figure with data-title when given, else with the alt text.
+            title = html.escape(label, quote=True)
+            out += [f'<figure class="{FIGURE_CLASS}" markdown>', "",
+                    f'![{short}]({image.group("src")}){{ data-title="{title}" }}', "",
+                    f"<figcaption>{html.escape(label)}</figcaption>", "", "</figure>"]
         else:
             out.append(line)
     return "\n".join(out)

@@ -13,6 +13,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 from _site_helpers import ROOT, build_site, make_site_root
+from scripts.site._outputs import ALT_LIMIT
 
 # Deselect by name where Chromium cannot be had: pytest -m "not browser" (make test SITE_BROWSER_TEST=skip).
 pytestmark = pytest.mark.browser
@@ -155,6 +156,8 @@ def _check_site(browser, site: pathlib.Path, base: str, measured: dict | None = 
                 problems.append(f"{rel}: image {img['src']!r} did not load")
             if img["inArticle"] and not img["alt"]:
                 problems.append(f"{rel}: image {img['src']!r} has no alt text")
+            elif img["inArticle"] and len(img["alt"]) > ALT_LIMIT:  # the caption holds the long description
+                problems.append(f"{rel}: image {img['src']!r} has a {len(img['alt'])}-character alt text")
         if measured is not None and rel in content:
             measured[rel] = page.evaluate(_OUTPUTS_JS)
     context.close()

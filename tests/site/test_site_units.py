@@ -1,5 +1,6 @@
 """The site helpers on small inputs written inline: links, fence options, provenance, audit pages."""
 import base64
+import html
 import hashlib
 import io
 import zipfile
@@ -12,7 +13,8 @@ from scripts.site import (audits_named, code_regions, load_audits, pinned_versio
 from scripts.site._archive import build_archive
 from scripts.site._fences import SKETCH_TITLE, normalize_fences
 from scripts.site._notebooks import region_outputs, site_links
-from scripts.site._outputs import CODE_SUMMARY, block_sources, frame_outputs, output_regions, point_to_folds
+from scripts.site._outputs import (CODE_SUMMARY, block_sources, frame_outputs, output_regions, point_to_folds,
+                                   short_alt)
 from scripts.site._urls import SitePaths, redirect_page
 
 PAGES = {"explainers/equalized-odds.md", "Benefits Denial/DATA.md"}
@@ -156,13 +158,24 @@ def test_an_output_is_framed_with_its_code_folded_and_no_copy_button():
                                           f"<summary>{CODE_SUMMARY}</summary>"]
     assert '````python\nprint("```")\n````' in framed  # a fence longer than any backtick run in the code
     assert "``` { .text .no-copy }\ngroup  rate" in framed
-    assert ('<figure class="fc-figure" markdown>\n\n![Bar chart of \\[rates\\]](figures/page-1.png)\n\n'
-            "<figcaption>Bar chart of [rates]</figcaption>") in framed
+    assert ('<figure class="fc-figure" markdown>\n\n![Bar chart of \\[rates\\]](figures/page-1.png)'
+            '{ data-title="Bar chart of [rates]" }\n\n<figcaption>Bar chart of [rates]</figcaption>') in framed
     assert "| a | 0.250 |" in framed
     # The empty region and everything outside the regions are untouched.
     assert "<!-- output: empty -->\n<!-- end output -->" in framed
     assert framed.endswith('```python output="table"\nprint("```")\n```\n')
     assert frame_outputs("no outputs here\n") == "no outputs here\n"
+
+
+def test_a_figure_gets_a_short_alt_and_keeps_its_whole_label_as_caption_and_enlarged_title():
+    label = ("Two panels of the rates by group: each group's selection rate with its 95% interval, "
+             "and the gap between them; the gap \\[shaded\\] narrows as the threshold rises.")
+    framed = frame_outputs(f"<!-- output: fig -->\n![{label}](figures/page-1.png)\n<!-- end output -->\n")
+    whole = label.replace("\\", "")
+    assert ('![Two panels of the rates by group](figures/page-1.png){ data-title="'
+            + html.escape(whole, quote=True) + '" }') in framed
+    assert f"<figcaption>{html.escape(whole)}</figcaption>" in framed
+    assert short_alt("x" * 200).endswith("\u2026") and len(short_alt("x " * 100)) <= 150
 
 
 def test_an_output_without_a_block_gets_a_plain_label():
