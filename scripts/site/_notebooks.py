@@ -197,7 +197,9 @@ def notebook_for_page(page_path: pathlib.Path, page_uri: str, title: str, page_u
     intro = (
         f"**The notebook version of the page [{title}]({up(page_url)})**: its prose, its code, and the outputs the "
         "page build recorded when it last ran the code (so you can read it without running anything).\n\n"
-        "**Run it yourself.** The code needs the project (the `faircode` package and the audit data) and its "
+        # The anchor the page's own "[Run it yourself](#run-it-yourself)" links lead to, here as on the page.
+        '<a id="run-it-yourself"></a>**Run it yourself.** The code needs the project (the `faircode` package and '
+        "the audit data) and its "
         f"pinned environment. Download the project's source archive, [{ARCHIVE_NAME}]({up(archive_url)}), then:\n\n"
         "```bash\n"
         f"unzip {ARCHIVE_NAME} && cd fair-code-project\n"

@@ -143,7 +143,10 @@ def test_the_notebook_holds_prose_code_and_recorded_outputs(fixture_site):
     assert "- Equalized Odds: a page that does not exist yet" in prose  # and a missing page is text
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
     # On the site the notebook page shows the output; search leaves notebook pages out.
-    assert "0.400" in (folder / "index.html").read_text(encoding="utf-8")
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert "0.400" in page
+    # A page's "[Run it yourself](#run-it-yourself)" links land on the notebook's own set-up paragraph.
+    assert 'id="run-it-yourself"' in page and '<a id="run-it-yourself"></a>**Run it yourself.**' in intro
     index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
     locations = {doc["location"] for doc in index["docs"]}
     assert not [loc for loc in locations if "notebooks/" in loc]
