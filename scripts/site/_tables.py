@@ -7,8 +7,9 @@ each such cell is split into spans: the estimate, its interval (shown smaller, o
 (few events, too small), so that the estimate leads and the rest reads as secondary. The text itself is not
 changed: the spans hold exactly the characters the code printed.
 
-Each body cell also learns its column: a ``data-label`` attribute holding its header's text, and the class
-``fc-label`` on the row-label cells (the left-aligned cells before the first right-aligned one, pandas' index).
+Each body cell also learns its column: a ``data-label`` attribute holding its header's text; the row-label cells
+(the left-aligned cells before the first right-aligned one, pandas' index) become row headers
+(``<th scope="row">``) with the class ``fc-label``.
 On a phone the stylesheet uses them to show each row as a small card (its labels as a title, then one line per
 column, "header: value", the value in a ``fc-val`` span; a label pandas left blank because it repeats the row
 above is carried in ``data-fill``) instead of a table scrolled sideways; on wider screens they change nothing.
@@ -71,7 +72,8 @@ def _row(cells: str, headers: list[str], above: dict[int, str]) -> str:
                 del above[deeper]
         elif number in above:
             attributes += f' data-fill="{html.escape(above[number], quote=True)}"'
-        return cell[1][:-1] + attributes + ">" + _cell(cell[2]) + cell[3]
+        # A row label is the header of its row: a screen reader names it with each value in the row.
+        return '<th scope="row"' + cell[1][len("<td"):-1] + attributes + ">" + _cell(cell[2]) + "</th>"
 
     return "<tr>" + _CELL.sub(tag, cells) + "</tr>"
 

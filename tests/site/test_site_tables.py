@@ -17,7 +17,7 @@ def test_cells_of_output_tables_are_split_and_keep_their_text():
     assert _text(styled) == _text(html)
     assert '<span class="fc-est">0.031</span> <span class="fc-ci">[0.004, 0.108]</span> <span class="fc-few"' in styled
     assert '<span class="fc-small">too small</span> <span class="fc-note">(positives=9)</span>' in styled
-    assert ">5533</td>" in styled and ">Black</td>" in styled  # plain numbers and labels untouched
+    assert ">5533</th>" in styled and ">Black</th>" in styled  # plain numbers and labels untouched
     assert '<span class="fc-est">-0.093</span> <span class="fc-ci">[-0.108, -0.077]</span>' in styled
 
 
@@ -35,13 +35,14 @@ def test_body_cells_learn_their_column_and_row_labels_are_marked_for_the_phone_l
             '</tr>\n</tbody>\n</table>\n</div>')
     styled = style_tables(html)
     assert _text(styled) == _text(html)
-    assert '<td style="text-align: left;" data-label="model" class="fc-label">logistic</td>' in styled
-    assert '<td style="text-align: left;" data-label="group" class="fc-label"></td>' in styled
+    # row labels are row headers, so a screen reader names the row with each of its values
+    assert '<th scope="row" style="text-align: left;" data-label="model" class="fc-label">logistic</th>' in styled
+    assert '<th scope="row" style="text-align: left;" data-label="group" class="fc-label"></th>' in styled
     # the first right-aligned cell ends the row labels: a later left-aligned cell is a value like any other
     assert ('<td style="text-align: right;" data-label="TPR &amp; CI"><span class="fc-val"><span class="fc-est">'
             '0.401</span>') in styled
     assert '<td style="text-align: left;" data-label="note"><span class="fc-val">ok</span></td>' in styled
-    assert styled.count("<th ") == 4  # the header row is kept for wide screens
+    assert styled.count("<th style") == 4 and styled.count('<th scope="row"') == 2  # the header row is kept
 
 
 def test_a_row_label_pandas_left_blank_carries_the_label_it_repeats():
@@ -53,6 +54,6 @@ def test_a_row_label_pandas_left_blank_carries_the_label_it_repeats():
             '<tbody>\n' + row("logistic", "men") + row("", "women") + row("forest", "") + '</tbody>\n</table>\n</div>')
     styled = style_tables(html)
     assert _text(styled) == _text(html)
-    assert 'data-label="model" class="fc-label" data-fill="logistic"></td>' in styled
+    assert 'data-label="model" class="fc-label" data-fill="logistic"></th>' in styled
     # a new label in an outer column ends what the inner columns repeat
     assert styled.count("data-fill") == 1
