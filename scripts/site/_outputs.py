@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import itertools
 import re
 
 from scripts.site._fences import fenced_blocks
@@ -32,6 +33,7 @@ OUTPUT_CLASS = "fc-output"
 FIGURE_CLASS = "fc-figure"
 CODE_SUMMARY = "Output · show the code that printed it"
 POINTER_CLASS = "fc-code-pointer"
+_COLUMN_GAP = re.compile(r"\S {2,}\S")
 ALT_LIMIT = 150  # characters of a figure's alt text (its caption, under the figure, holds the whole label)
 
 
@@ -97,6 +99,22 @@ def _fence(code: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def is_aligned(lines: list[str]) -> bool:
+    """Whether printed text is laid out in columns (most lines hold a run of two or more spaces between words),
+    so that wrapping it would break the columns; such text scrolls sideways on a narrow screen instead.
+
+    Examples
+    --------
+    >>> is_aligned(["group   rate", "women  0.250", "men    0.400"])
+    True
+    >>> is_aligned(["A sentence that wraps.", "Another one."])
+    False
+    """
+    filled = [line for line in lines if line.strip()]
+    columned = [line for line in filled if _COLUMN_GAP.search(line)]
+    return len(columned) >= 2 and 2 * len(columned) >= len(filled)
+
+
 def short_alt(label: str, limit: int = ALT_LIMIT) -> str:
     """A figure's alt text: its label's first clause, at most ``limit`` characters; the caption keeps it whole.
 
@@ -122,10 +140,13 @@ def _shown(content: str) -> str:
     each figure in a ``<figure>`` whose visible caption is its label (the alt text ``fig.set_label`` gave it), the
     image's alt text the label's first clause (:func:`short_alt`), the enlarged view's title the whole label."""
     out = []
-    for line in content.split("\n"):
+    lines = content.split("\n")
+    for number, line in enumerate(lines):
         text, image = _TEXT_OPENER.match(line), _IMAGE.match(line)
         if text:
-            out.append(f"{text.group('fence')} {{ .text .no-copy }}")
+            body = list(itertools.takewhile(lambda x: not x.startswith(text.group("fence")), lines[number + 1:]))
+            aligned = " .fc-aligned" if is_aligned(body) else ""
+            out.append(f"{text.group('fence')} {{ .text .no-copy{aligned} }}")
         elif image:
             label = re.sub(r"\\(.)", r"\1", image.group("alt"))
             short = re.sub(r"([\\\[\]])", r"\\\1", short_alt(label))

@@ -157,7 +157,7 @@ def test_an_output_is_framed_with_its_code_folded_and_no_copy_button():
     assert lines[start + 2:start + 4] == ['<details class="fc-output__code" markdown data-search-exclude>',
                                           f"<summary>{CODE_SUMMARY}</summary>"]
     assert '````python\nprint("```")\n````' in framed  # a fence longer than any backtick run in the code
-    assert "``` { .text .no-copy }\ngroup  rate" in framed
+    assert "``` { .text .no-copy .fc-aligned }\ngroup  rate" in framed  # columns: kept, scrolls
     assert ('<figure class="fc-figure" markdown>\n\n![Bar chart of \\[rates\\]](figures/page-1.png)'
             '{ data-title="Bar chart of [rates]" }\n\n<figcaption>Bar chart of [rates]</figcaption>') in framed
     assert "| a | 0.250 |" in framed
@@ -338,3 +338,11 @@ def test_the_audits_overview_tolerates_a_manifest_with_little_in_it(tmp_path):
     page = AuditPage("tiny", "Tiny Audit/tiny.md", folder / "tiny.md", "Tiny write-up", 0.0, False)
     text = hooks._audits_overview_markdown([Audit("Tiny Audit", folder, (page,))])
     assert "## Tiny Audit\n\n- Read: [Tiny write-up](../Tiny%20Audit/tiny.md)." in text
+
+
+def test_text_laid_out_in_columns_keeps_its_lines_and_sentences_wrap():
+    page = ("<!-- output: t -->\n```text\ngroup   rate\nwomen  0.250\nmen    0.400\n```\n\n"
+            "```text\nThe gap is 0.150, and it is a sentence that may wrap  once.\n```\n<!-- end output -->\n")
+    framed = frame_outputs(page)
+    assert "``` { .text .no-copy .fc-aligned }\ngroup   rate" in framed
+    assert "``` { .text .no-copy }\nThe gap is" in framed
