@@ -5,7 +5,9 @@ from scripts.site._tables import style_tables
 
 
 def _text(html):
-    return re.sub(r"<[^>]+>", "", html)
+    """The text of the table itself, without the phone's line above the cards and its switch."""
+    html = re.sub(r'<p class="fc-table__by">.*?</p>|<label class="fc-more-label".*?</label>', "", html)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 def test_cells_of_output_tables_are_split_and_keep_their_text():
@@ -57,3 +59,32 @@ def test_a_row_label_pandas_left_blank_carries_the_label_it_repeats():
     assert 'data-label="model" class="fc-label" data-fill="logistic"></th>' in styled
     # a new label in an outer column ends what the inner columns repeat
     assert styled.count("data-fill") == 1
+
+
+def _wide_table(rows):
+    head = ["group", "n", "positives", "tpr", "fpr", "ppv", "npv", "accuracy", "selection"]
+    cells = lambda row: "".join(  # noqa: E731
+        f'<td style="text-align: {"left" if i == 0 else "right"};">{c}</td>' for i, c in enumerate(row))
+    return ('<div class="fc-table">\n<table>\n<thead>\n<tr>'
+            + "".join(f'<th style="text-align: {"left" if i == 0 else "right"};">{h}</th>' for i, h in enumerate(head))
+            + "</tr>\n</thead>\n<tbody>\n" + "".join(f"<tr>{cells(r)}</tr>\n" for r in rows)
+            + "</tbody>\n</table>\n</div>")
+
+
+def test_a_wide_table_shows_its_estimates_first_on_a_phone_and_the_rest_behind_one_tap():
+    estimate = "0.500 [0.400, 0.600]"
+    html = _wide_table([["women", "120", "30", estimate, estimate, estimate, estimate, estimate,
+                         "too small (positives=3)"], ["men", "200", "50"] + [estimate] * 6])
+    styled = style_tables(html)
+    assert _text(styled) == _text(html)
+    assert '<p class="fc-table__by">One card per group</p>' in styled
+    assert 'id="fc-more-1"' in styled and "Show all 8 columns (3 more)" in styled
+    # counts wait behind the switch, and so does the sixth estimate column; the first five estimates are shown
+    assert styled.count('class="fc-more"') == 2 * 3
+    assert 'data-label="n" class="fc-more"' in styled and 'data-label="selection" class="fc-more"' in styled
+    assert 'data-label="tpr" class="fc-more"' not in styled and 'data-label="accuracy" class="fc-more"' not in styled
+    # a narrow table shows everything and gets no switch; each table of a page gets its own switch
+    narrow = '<div class="fc-table">\n<table><tbody><tr><td style="text-align: left;">a</td>' \
+             '<td style="text-align: right;">1</td></tr></tbody></table>\n</div>'
+    both = style_tables(html + "\n" + narrow + "\n" + html)
+    assert 'id="fc-more-1"' in both and 'id="fc-more-3"' in both and "fc-more-2" not in both
