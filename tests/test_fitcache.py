@@ -71,7 +71,7 @@ def test_faircode_source_and_pinned_versions_are_in_the_key(tmp_path, monkeypatc
         _fitcache.source_digest.cache_clear()
         _fitcache.versions_digest.cache_clear()
         before = _key()
-        (package / "metrics.py").write_text((package / "metrics.py").read_text() + "\n# changed\n")
+        (package / "metrics" / "__init__.py").write_text((package / "metrics" / "__init__.py").read_text() + "\n# changed\n")
         _fitcache.source_digest.cache_clear()
         after_source = _key()
         lock.write_text("numpy==2.4.6\nscikit-learn==1.9.2\n")
