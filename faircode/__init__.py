@@ -13,7 +13,7 @@
 - auditing one's own predictions (``faircode.report``): ``audit`` and ``python -m faircode audit``;
 - describing a table before a model (``faircode.profiling``): ``profile`` and ``python -m faircode profile``.
 """
-from faircode._audits import AuditData, DataFileError, list_audits, load_audit
+from faircode.data import AuditData, DataFileError, list_audits, load_audit
 from faircode.metrics import (
     DEFAULT_METRICS,
     INTERVALS,

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from faircode._audits import load_audit
+from faircode.data._audits import load_audit
 from faircode._choices import check_name
 from faircode._rounds import (
     parity_rule,

@@ -1,10 +1,10 @@
 """The benchmark harness: the audits' data as every page loads it, and the strategy comparison.
 
-``load_audit`` (defined in ``faircode._audits``) is re-exported here, so that the harness and the pages load an
+``load_audit`` (defined in ``faircode.data._audits``) is re-exported here, so that the harness and the pages load an
 audit with the same loader, encoding and split.
 Run the comparison with ``python -m faircode.benchmark`` (``--help`` lists the options).
 """
-from faircode._audits import AuditData, DataFileError, list_audits, load_audit
+from faircode.data import AuditData, DataFileError, list_audits, load_audit
 from faircode._choices import FEATURE_STRATEGIES, MITIGATIONS, STRATEGIES
 from faircode.benchmark._harness import DEFAULT_MODELS, Target, check_grid, run_benchmark
 from faircode.benchmark._report import format_results, show_results, write_csv

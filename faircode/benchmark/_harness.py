@@ -31,9 +31,9 @@ from sklearn.metrics import accuracy_score, balanced_accuracy_score
 from threadpoolctl import threadpool_limits
 
 from faircode import _fitcache
-from faircode._audits import list_audits, load_audit, stratified_split
+from faircode.data._audits import list_audits, load_audit, stratified_split
 from faircode._choices import check_name
-from faircode._manifest import MANIFEST
+from faircode.data._manifest import MANIFEST
 from faircode.benchmark._strategies import (CONSTRAINTS, FEATURE_STRATEGIES, STRATEGIES, canonical_strategy,
                                             fit_strategy)
 from faircode.metrics import gaps_to_reference
