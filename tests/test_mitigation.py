@@ -116,7 +116,7 @@ def _two_group_data():
 def test_group_dro_reaches_the_minimax_of_a_brute_force_search():
     from sklearn.linear_model import LogisticRegression
 
-    from faircode._group_dro import group_log_loss
+    from faircode.mitigation._group_dro import group_log_loss
     from faircode.mitigation import fit_group_dro
 
     X, y, g = _two_group_data()

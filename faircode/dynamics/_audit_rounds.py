@@ -13,7 +13,7 @@ from sklearn.preprocessing import StandardScaler
 
 from faircode.data._audits import load_audit
 from faircode._choices import check_name
-from faircode._rounds import (
+from faircode.dynamics._rounds import (
     parity_rule,
     random_rule,
     rates_by_round,
