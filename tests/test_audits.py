@@ -386,7 +386,7 @@ def test_warm_cache_prepares_every_sample(tmp_path):
 def test_fit_cache_keys_tell_the_samples_apart():
     """The harness keys a cell by the data file's checksum, the manifest and the training and test rows: the
     samples share the file and the manifest, so their rows must differ, and so must the keys."""
-    from faircode import _fitcache
+    from faircode.benchmark import _fitcache
     from faircode.benchmark._harness import Target, _Cell, cell_key
 
     keys = {}
