@@ -248,9 +248,9 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     root : path, optional
         Folder of audit folders, passed to ``load_audit``.
 
-    Each cell's result rows go to the fit cache (``faircode.benchmark._fitcache``, ``.cache/fits/``), keyed by everything
-    that decides them (:func:`cell_key`); a cell already there is read instead of fitted, and returns the same
-    rows. ``FAIRCODE_FIT_CACHE=off`` computes every cell.
+    Each cell's result rows go to the fit cache (``faircode.benchmark._fitcache``, ``.cache/fits/``), keyed by
+    everything that decides them (:func:`cell_key`); a cell already there is read instead of fitted, and returns
+    the same rows. ``FAIRCODE_FIT_CACHE=off`` computes every cell.
 
     Returns
     -------

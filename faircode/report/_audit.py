@@ -1,8 +1,9 @@
 """``faircode.audit``: rates, gaps and ratios per group with intervals from one bootstrap on counts.
 
-Everything is computed by faircode's own evaluation (``faircode.metrics._rates.measure``: rates, counts, too-small and
-few-event flags, percentile intervals giving way to exact ones on few events; ``faircode.metrics._gaps``: gaps and ratios
-to a reference and the spread, on the same resamples), fed with the tallies of ``_counts``. What is new here:
+Everything is computed by faircode's own evaluation (``faircode.metrics._rates.measure``: rates, counts, too-small
+and few-event flags, percentile intervals giving way to exact ones on few events; ``faircode.metrics._gaps``: gaps
+and ratios to a reference and the spread, on the same resamples), fed with the tallies of ``_counts``. What is new
+here:
 
 - the views and thresholds of one audit share one set of resamples (``_counts``);
 - a gap involving a rate with few events gets an interval all the same, from the two rates' exact intervals
