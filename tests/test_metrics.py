@@ -220,7 +220,8 @@ def test_format_rejects_other_tables():
         format_rates(pd.DataFrame({"x": [1]}))
 
 
-@pytest.mark.parametrize("module", ["_rates", "_gaps", "_format", "_splits", "_disaggregate"])
+@pytest.mark.parametrize("module", ["metrics._rates", "metrics._gaps", "metrics._format", "splits._splits",
+                                    "metrics._disaggregate"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

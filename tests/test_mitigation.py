@@ -95,7 +95,7 @@ def test_paired_changes_bad_input():
         paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="q", base="a")
 
 
-@pytest.mark.parametrize("module", ["_reject_option", "_paired", "_group_dro"])
+@pytest.mark.parametrize("module", ["mitigation._reject_option", "metrics._paired", "mitigation._group_dro"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
