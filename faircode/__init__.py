@@ -1,19 +1,26 @@
 """faircode: the shared package of The Fair Code Project's explainer pages.
 
-- audit data: ``load_audit``, ``list_audits`` (also importable from ``faircode.benchmark``, which re-exports
-  them for the harness);
-- models: ``build_model``;
-- metrics (``faircode.metrics``): rates per group and intersection with counts, gaps (also conditional on
-  strata), bootstrap intervals;
-- splits (``faircode.splits``): systematic sampling in blocks, group x label stratified folds;
-- decisions over rounds (``faircode.dynamics``): a model retrained on the outcomes its own decisions reveal;
-- recourse (``faircode.recourse``): the cheapest change of actionable features that turns a linear model's refusal
-  into an approval;
-- the strategy comparison: ``python -m faircode.benchmark``;
-- auditing one's own predictions (``faircode.report``): ``audit`` and ``python -m faircode audit``;
-- describing a table before a model (``faircode.profiling``): ``profile`` and ``python -m faircode profile``.
+One subpackage per concern, its implementation in underscore modules inside it and its public names (with
+``__all__``) in its ``__init__.py``. A subpackage imports only those listed before it and the one-file modules
+(the command line, ``__main__``, aside), so calls between subpackages go one way only:
+
+- ``faircode.metrics``: rates per group and intersection with counts and exact, Wilson or bootstrap intervals,
+  gaps (also conditional on strata), paired resamples, cross-group AUC, repeated runs and re-splits, Holm;
+- ``faircode.data``: the audits (``load_audit``, ``list_audits``, also importable from here and from
+  ``faircode.benchmark``), their manifests and data cards;
+- ``faircode.splits``: systematic sampling in blocks, group x label stratified folds;
+- ``faircode.mitigation``: group DRO, reject option classification, paired changes against a baseline rule;
+- ``faircode.dynamics``: decisions over rounds, a model retrained on the outcomes its own decisions reveal;
+- ``faircode.benchmark``: the strategy comparison (``python -m faircode.benchmark``), capacity decisions, and
+  the fit cache of its fits;
+- ``faircode.report``: auditing one's own predictions, ``audit`` and ``python -m faircode audit``;
+- ``faircode.profiling``: describing a table before a model, ``profile`` and ``python -m faircode profile``;
+- one-file public modules: ``faircode.models`` (``build_model``), ``faircode.auc`` (DeLong intervals on an
+  AUC and on a difference of two), ``faircode.recourse`` (the cheapest change of actionable features that
+  turns a linear model's refusal into an approval), ``faircode.display`` (``show``, how a page prints a table);
+  ``_choices`` is the one private helper every subpackage shares (checking a name against its valid set).
 """
-from faircode._audits import AuditData, DataFileError, list_audits, load_audit
+from faircode.data import AuditData, DataFileError, list_audits, load_audit
 from faircode.metrics import (
     DEFAULT_METRICS,
     INTERVALS,

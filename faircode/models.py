@@ -5,7 +5,7 @@ import numpy as np
 
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
@@ -67,3 +67,11 @@ def build_model(name: str, random_state: int = 0):
         raise ValueError(f"random_state must be an int seed from 0 to 2**32 - 1; got {type(random_state).__name__} "
                          f"{random_state!r}")
     return _BUILDERS[name](int(random_state))
+
+
+def _fit_weighted(model, X, y, weights):
+    """Fit `model` with sample weights, routed to the last step when it is a Pipeline (used by the benchmark's
+    reweighing and S3 and by group DRO)."""
+    if isinstance(model, Pipeline):
+        return model.fit(X, y, **{f"{model.steps[-1][0]}__sample_weight": weights})
+    return model.fit(X, y, sample_weight=weights)

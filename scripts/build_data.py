@@ -480,11 +480,11 @@ def main(argv=None) -> int:
         record_checksum(folder / "audit.toml", sha256_bytes(data))
         print(f"{audit}/{out_name}: {sha256_bytes(data)}")
     sys.path.insert(0, str(ROOT))
-    from faircode._datacard import write_data_cards  # after the CSVs exist: the card reads them
+    from faircode.data import write_data_cards  # after the CSVs exist: the card reads them
 
     for path in write_data_cards():
         print(f"wrote {path.relative_to(ROOT)}")
-    from faircode._audits import get_manifest, load_audit
+    from faircode.data import get_manifest, load_audit
 
     for audit in AUDITS:  # the populations load_audit serves (audit.toml's [[samples]]), applied when loading
         manifest = get_manifest(audit)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pathlib
 import re
 
-#: The manifest that makes a root folder an audit (faircode._manifest.MANIFEST reads the same name; a test
+#: The manifest that makes a root folder an audit (faircode.data.MANIFEST reads the same name; a test
 #: holds the two equal, since faircode is installed on its own and cannot import the build's scripts).
 AUDIT_MANIFEST = "audit.toml"
 EXPLAINERS = "explainers"

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircode._audits import DataFileError, get_manifest, list_audits, load_audit, read_verified, strategy_columns
+from faircode.data._audits import DataFileError, get_manifest, list_audits, load_audit, read_verified, strategy_columns
 from faircode.benchmark import load_audit as load_audit_from_benchmark
 
 AUDITS = ["Benefits Denial", "German Credit Lending", "Healthcare Readmission", "Pretrial Risk Assessment"]
@@ -59,7 +59,7 @@ def test_split_is_fixed_80_20_disjoint_and_covers_every_row(name):
 
 
 def test_split_does_not_depend_on_the_process_cache():
-    from faircode._audits import _prepare
+    from faircode.data._audits import _prepare
 
     before = load_audit("German Credit Lending").idx_test
     _prepare.cache_clear()
@@ -67,7 +67,7 @@ def test_split_does_not_depend_on_the_process_cache():
 
 
 def test_warm_cache_reads_every_audit_once_so_later_loads_hit_the_cache(tmp_path):
-    from faircode._audits import _prepare, warm_cache
+    from faircode.data._audits import _prepare, warm_cache
 
     _copy_audit(tmp_path)
     assert warm_cache(tmp_path) == ["German Credit Lending"]
@@ -116,7 +116,7 @@ def test_unknown_country_is_in_neither_group():
 
 
 def test_unknown_value_listed_in_the_rule_is_an_error(tmp_path):
-    from faircode._manifest import read_manifest
+    from faircode.data._manifest import read_manifest
     text = pathlib.Path("Benefits Denial/audit.toml").read_text().replace('unknown = ["?"]',
                                                                          'unknown = ["United-States"]')
     (tmp_path / "audit.toml").write_text(text)
@@ -373,7 +373,7 @@ def test_an_audit_without_samples_has_one_all_rows(name):
 
 
 def test_warm_cache_prepares_every_sample(tmp_path):
-    from faircode._audits import _prepare, warm_cache
+    from faircode.data._audits import _prepare, warm_cache
 
     _copy_audit(tmp_path, COMPAS)
     assert warm_cache(tmp_path) == [COMPAS]
@@ -386,7 +386,7 @@ def test_warm_cache_prepares_every_sample(tmp_path):
 def test_fit_cache_keys_tell_the_samples_apart():
     """The harness keys a cell by the data file's checksum, the manifest and the training and test rows: the
     samples share the file and the manifest, so their rows must differ, and so must the keys."""
-    from faircode import _fitcache
+    from faircode.benchmark import _fitcache
     from faircode.benchmark._harness import Target, _Cell, cell_key
 
     keys = {}
@@ -402,7 +402,7 @@ def test_fit_cache_keys_tell_the_samples_apart():
 
 
 def _manifest_with(tmp_path, old, new):
-    from faircode._manifest import read_manifest
+    from faircode.data._manifest import read_manifest
 
     text = (get_manifest(COMPAS).folder / "audit.toml").read_text()
     assert old in text
@@ -453,7 +453,7 @@ def test_readmission_has_one_row_per_patient_so_no_patient_is_in_train_and_test(
     train, test = set(patients.iloc[data.idx_train]), set(patients.iloc[data.idx_test])
     assert not train & test
     # Any other split of the rows is a split of patients too: the harness's re-splits.
-    from faircode._audits import stratified_split
+    from faircode.data._audits import stratified_split
 
     for seed in (1, 2):
         a, b = stratified_split(data.y, test_size=0.2, random_state=seed)

@@ -13,7 +13,7 @@ import pytest
 from faircode.benchmark import list_audits, load_audit
 from faircode.benchmark import _strategies
 from faircode.benchmark.__main__ import main
-from faircode._audits import stratified_split
+from faircode.data._audits import stratified_split
 from faircode.benchmark._harness import Target, check_grid, manifest_target, run_benchmark
 from faircode.benchmark._report import format_results, write_csv
 from faircode.benchmark._strategies import fit_strategy, reweighing_weights

@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 from fairlearn.metrics import MetricFrame, selection_rate, true_positive_rate
 
-from faircode import _bootstrap
-from faircode._bootstrap import SUMS, bootstrap_sums, categorize, percentile_interval
-from faircode._inputs import encode_groups
+from faircode.metrics import _bootstrap
+from faircode.metrics._bootstrap import SUMS, bootstrap_sums, categorize, percentile_interval
+from faircode.metrics._inputs import encode_groups
 from faircode.metrics import disaggregate, gaps_between_groups, gaps_to_reference, group_rates
 
 QUANTILES = (0.05, 0.95)
@@ -49,7 +49,7 @@ def test_intervals_agree_with_fairlearn_within_monte_carlo_error():
     codes = encode_groups(group, len(y)).codes
     cats = categorize(codes, y, y_pred, None, 2)
     sums = bootstrap_sums(cats, n_big, np.random.default_rng(5), stratify=False)
-    from faircode._rates import rates_from_sums
+    from faircode.metrics._rates import rates_from_sums
     reps = rates_from_sums(sums, ["selection_rate", "tpr"])  # (B, cell, metric)
     spread_reps = reps.max(axis=1) - reps.min(axis=1)
     for i, (q, column) in enumerate(zip(QUANTILES, ("lower", "upper"))):
@@ -194,7 +194,7 @@ def test_exact_interval_coverage_is_at_least_nominal_for_every_rate():
     """Exact coverage from the binomial probabilities, over a grid of true rates and cell sizes."""
     from scipy.stats import binom
 
-    from faircode._binomial import clopper_pearson
+    from faircode.metrics._binomial import clopper_pearson
 
     for n in (5, 31, 100):
         x = np.arange(n + 1)

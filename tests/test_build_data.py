@@ -185,7 +185,7 @@ def test_compas_filters_that_remove_nothing_say_so(compas_steps):
 
 
 def test_compas_data_card_is_generated_and_describes_the_default_sample():
-    from faircode._datacard import data_card
+    from faircode.data._datacard import data_card
 
     card = data_card(COMPAS)
     assert card == (ROOT / COMPAS / "DATA.md").read_text()  # `make data` wrote it; nobody edited it by hand
@@ -203,7 +203,7 @@ def test_compas_data_card_is_generated_and_describes_the_default_sample():
 
 
 def test_cards_of_audits_without_samples_have_no_sample_sections():
-    from faircode._datacard import data_card
+    from faircode.data._datacard import data_card
 
     for audit in ("Benefits Denial", "German Credit Lending"):
         card = data_card(audit)
@@ -220,7 +220,7 @@ def test_compas_months_count_the_raw_file_and_the_filtered_rows_and_the_card_pri
     by_month = raw["compas_screening_date"].str[:7].value_counts()
     assert {m: r for m, r, _ in months} == by_month.to_dict()
     assert sum(k for _, _, k in months) == 6172 and dict((m, (r, k)) for m, r, k in months)["2013-06"] == (89, 58)
-    from faircode._audits import get_manifest
+    from faircode.data._audits import get_manifest
 
     assert [tuple(m.values()) for m in get_manifest(COMPAS).rows_by_month] == months
     assert "| 2013-06 | 89 | 58 | 0.652 |" in (ROOT / COMPAS / "DATA.md").read_text()

@@ -82,7 +82,7 @@ def small_readmission(tmp_path_factory):
     import hashlib
     import shutil
 
-    from faircode._audits import get_manifest
+    from faircode.data._audits import get_manifest
 
     manifest = get_manifest(READMISSION)
     root = tmp_path_factory.mktemp("audits")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import faircode._conditional
+import faircode.metrics._conditional
 from faircode.metrics import conditional_gaps, format_gaps, gaps_to_reference
 
 
@@ -219,5 +219,5 @@ def test_the_table_keeps_its_meaning_in_columns_through_a_csv_round_trip(data, t
 
 
 def test_docstring_example_runs():
-    result = doctest.testmod(faircode._conditional, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(faircode.metrics._conditional, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

@@ -1,4 +1,4 @@
-"""The fit cache (faircode/_fitcache.py) and the harness's use of it: every part of the key recomputes when it
+"""The fit cache (faircode/benchmark/_fitcache.py) and the harness's use of it: every part of the key recomputes when it
 changes, a hit returns the same rows as a fresh fit, the switch turns it off, parallel processes fit once."""
 import multiprocessing
 import pathlib
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from faircode import _fitcache
+from faircode.benchmark import _fitcache
 from faircode.benchmark import _harness, run_benchmark
 from faircode.models import build_model
 
@@ -60,7 +60,7 @@ def test_each_part_of_the_key_changes_it(change):
     assert _key(**change) != _key()
 
 
-def test_faircode_source_and_pinned_versions_are_in_the_key(tmp_path, monkeypatch):
+def test_faircode_source_its_paths_and_pinned_versions_are_in_the_key(tmp_path, monkeypatch):
     package = tmp_path / "faircode"
     shutil.copytree(ROOT / "faircode", package, ignore=shutil.ignore_patterns("__pycache__"))
     lock = tmp_path / "requirements.lock"
@@ -71,16 +71,21 @@ def test_faircode_source_and_pinned_versions_are_in_the_key(tmp_path, monkeypatc
         _fitcache.source_digest.cache_clear()
         _fitcache.versions_digest.cache_clear()
         before = _key()
-        (package / "metrics.py").write_text((package / "metrics.py").read_text() + "\n# changed\n")
+        metrics = package / "metrics" / "__init__.py"
+        metrics.write_text(metrics.read_text() + "\n# changed\n")
         _fitcache.source_digest.cache_clear()
         after_source = _key()
+        # The same source under another module path (a module moved to a subpackage) is a new key too.
+        (package / "models.py").rename(package / "metrics" / "models.py")
+        _fitcache.source_digest.cache_clear()
+        after_move = _key()
         lock.write_text("numpy==2.4.6\nscikit-learn==1.9.2\n")
         _fitcache.versions_digest.cache_clear()
         after_versions = _key()
     finally:
         _fitcache.source_digest.cache_clear()
         _fitcache.versions_digest.cache_clear()
-    assert len({before, after_source, after_versions}) == 3
+    assert len({before, after_source, after_move, after_versions}) == 4
 
 
 # ---- the harness through the cache ---------------------------------------------------------------------

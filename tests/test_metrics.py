@@ -220,7 +220,8 @@ def test_format_rejects_other_tables():
         format_rates(pd.DataFrame({"x": [1]}))
 
 
-@pytest.mark.parametrize("module", ["_rates", "_gaps", "_format", "_splits", "_disaggregate"])
+@pytest.mark.parametrize("module", ["metrics._rates", "metrics._gaps", "metrics._format", "splits._splits",
+                                    "metrics._disaggregate"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -372,8 +373,8 @@ def test_overall_row_equals_metricframe_overall_and_leaves_cells_unchanged(data,
     assert top.loc[("overall", "", "accuracy"), "count"] == len(data)
     pd.testing.assert_frame_equal(with_overall.iloc[len(metrics):], without, check_index_type=False)
     # The overall row's resamples are the cells' resamples added up (weighted sums; label-scaled ones differ).
-    from faircode._bootstrap import SUMS, bootstrap_sums, categorize
-    from faircode._inputs import encode_groups
+    from faircode.metrics._bootstrap import SUMS, bootstrap_sums, categorize
+    from faircode.metrics._inputs import encode_groups
 
     groups = encode_groups(data[["race", "sex"]], len(data))
     w = data["w"].to_numpy() if weighted else None
@@ -471,8 +472,8 @@ def test_categorical_features_keep_their_category_order():
 
 def test_every_metric_is_one_record_and_the_tables_follow_it():
     """One record per rate (kinds of row counted, among which rows); counts, events and denominators follow."""
-    from faircode._bootstrap import SUMS
-    from faircode._definitions import DEFINITIONS, KINDS, ROWS
+    from faircode.metrics._bootstrap import SUMS
+    from faircode.metrics._definitions import DEFINITIONS, KINDS, ROWS
 
     assert tuple(DEFINITIONS) == METRICS and len(METRICS) == 9
     assert set(SUMS) == {f"{scale}_{kind}" for scale in ("W", "L") for kind in KINDS}

@@ -95,7 +95,7 @@ def test_paired_changes_bad_input():
         paired_changes([1, 0], {"a": [1, 0]}, sensitive_features=["f", "m"], group="q", base="a")
 
 
-@pytest.mark.parametrize("module", ["_reject_option", "_paired", "_group_dro"])
+@pytest.mark.parametrize("module", ["mitigation._reject_option", "metrics._paired", "mitigation._group_dro"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -116,7 +116,7 @@ def _two_group_data():
 def test_group_dro_reaches_the_minimax_of_a_brute_force_search():
     from sklearn.linear_model import LogisticRegression
 
-    from faircode._group_dro import group_log_loss
+    from faircode.mitigation._group_dro import group_log_loss
     from faircode.mitigation import fit_group_dro
 
     X, y, g = _two_group_data()

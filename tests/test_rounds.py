@@ -130,9 +130,9 @@ def test_rates_by_round_rejects_rows_of_another_length():
 def test_docstring_examples_run():
     import doctest
 
-    import faircode._rounds
+    import faircode.dynamics._rounds
 
-    result = doctest.testmod(faircode._rounds, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(faircode.dynamics._rounds, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 from scipy.stats import binomtest
 
 from faircode import load_audit
-from faircode._audits import get_manifest
+from faircode.data import get_manifest
 from faircode.display import show
 
 data = load_audit("Pretrial Risk Assessment")  # the audit's default sample

@@ -28,7 +28,7 @@ import contextlib
 import pathlib
 import sys
 
-from faircode._audits import get_manifest, list_audits
+from faircode.data._audits import get_manifest, list_audits
 from faircode.benchmark._distributed import dask_cluster
 from faircode.benchmark._harness import (DEFAULT_MODELS, MAX_SEEDS, N_BOOT, check_grid, manifest_target,
                                         print_progress, run_benchmark)

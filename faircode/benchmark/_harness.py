@@ -30,10 +30,10 @@ import pandas as pd
 from sklearn.metrics import accuracy_score, balanced_accuracy_score
 from threadpoolctl import threadpool_limits
 
-from faircode import _fitcache
-from faircode._audits import list_audits, load_audit, stratified_split
+from faircode.benchmark import _fitcache
+from faircode.data._audits import list_audits, load_audit, stratified_split
 from faircode._choices import check_name
-from faircode._manifest import MANIFEST
+from faircode.data._manifest import MANIFEST
 from faircode.benchmark._strategies import (CONSTRAINTS, FEATURE_STRATEGIES, STRATEGIES, canonical_strategy,
                                             fit_strategy)
 from faircode.metrics import gaps_to_reference
@@ -248,9 +248,9 @@ def run_benchmark(audits=None, strategies=None, models=None, *, seeds: int = 1, 
     root : path, optional
         Folder of audit folders, passed to ``load_audit``.
 
-    Each cell's result rows go to the fit cache (``faircode._fitcache``, ``.cache/fits/``), keyed by everything
-    that decides them (:func:`cell_key`); a cell already there is read instead of fitted, and returns the same
-    rows. ``FAIRCODE_FIT_CACHE=off`` computes every cell.
+    Each cell's result rows go to the fit cache (``faircode.benchmark._fitcache``, ``.cache/fits/``), keyed by
+    everything that decides them (:func:`cell_key`); a cell already there is read instead of fitted, and returns
+    the same rows. ``FAIRCODE_FIT_CACHE=off`` computes every cell.
 
     Returns
     -------
@@ -356,7 +356,7 @@ def cell_key(cell, features, rows, audit_key, *, n_boot, threshold_fraction) -> 
     The audit's data checksum and manifest (``audit_key``), the feature columns, the training and test rows
     (digests of ``rows``), the strategy and target, the estimator's class and parameters (as
     :func:`~faircode.models.build_model` makes it for the cell's seed), the seed, the bootstrap and threshold
-    settings; :func:`faircode._fitcache.fit_key` adds faircode's source and the pinned library versions.
+    settings; :func:`faircode.benchmark._fitcache.fit_key` adds faircode's source and the pinned library versions.
     """
     return _fitcache.fit_key(
         kind="benchmark cell", **audit_key, features=list(features), **rows, strategy=cell.strategy,

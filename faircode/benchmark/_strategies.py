@@ -21,10 +21,10 @@ from fairlearn.reductions import DemographicParity, EqualizedOdds, Exponentiated
 from pandas.errors import Pandas4Warning
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import train_test_split
-from sklearn.pipeline import Pipeline
 
 from faircode._choices import FEATURE_STRATEGIES, MITIGATIONS, STRATEGIES, canonical_strategy, check_name
 from faircode.benchmark._capacity import check_capacity, group_shares, top_share, top_share_by_group
+from faircode.models import _fit_weighted
 
 __all__ = ["STRATEGIES", "FEATURE_STRATEGIES", "MITIGATIONS", "CONSTRAINTS", "canonical_strategy",
            "reweighing_weights", "fit_strategy"]
@@ -103,13 +103,6 @@ def reweighing_weights(y, *, sensitive_features) -> np.ndarray:
 def _rows(X, rows):
     """Rows `rows` (positions) of a DataFrame or an array."""
     return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
-
-
-def _fit_weighted(model, X, y, weights):
-    """Fit `model` with sample weights, routed to the last step when it is a Pipeline."""
-    if isinstance(model, Pipeline):
-        return model.fit(X, y, **{f"{model.steps[-1][0]}__sample_weight": weights})
-    return model.fit(X, y, sample_weight=weights)
 
 
 class _ReusePredictions(ClassifierMixin, BaseEstimator):

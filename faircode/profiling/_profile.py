@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from faircode._multiplicity import holm
+from faircode.metrics._multiplicity import holm
 from faircode.profiling import _proxy, _shares
 from faircode.profiling._result import ProfileReport
 from faircode.report import _read

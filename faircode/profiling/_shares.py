@@ -3,14 +3,14 @@ rates, missing values by group, and the change of each between two files.
 
 Every share here is events out of rows of one group (or one file), so its interval is the exact (Clopper-Pearson)
 one; every difference compares rows that are not shared (two groups of one column, or two files), so it is a
-difference of two independent proportions and gets Newcombe's hybrid score interval (``faircode._binomial``).
+difference of two independent proportions and gets Newcombe's hybrid score interval (``faircode.metrics._binomial``).
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from faircode._binomial import clopper_pearson, newcombe
+from faircode.metrics._binomial import clopper_pearson, newcombe
 
 
 def shares(events, counts, confidence: float) -> pd.DataFrame:

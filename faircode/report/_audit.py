@@ -1,8 +1,9 @@
 """``faircode.audit``: rates, gaps and ratios per group with intervals from one bootstrap on counts.
 
-Everything is computed by faircode's own evaluation (``faircode._rates.measure``: rates, counts, too-small and
-few-event flags, percentile intervals giving way to exact ones on few events; ``faircode._gaps``: gaps and ratios
-to a reference and the spread, on the same resamples), fed with the tallies of ``_counts``. What is new here:
+Everything is computed by faircode's own evaluation (``faircode.metrics._rates.measure``: rates, counts, too-small
+and few-event flags, percentile intervals giving way to exact ones on few events; ``faircode.metrics._gaps``: gaps
+and ratios to a reference and the spread, on the same resamples), fed with the tallies of ``_counts``. What is new
+here:
 
 - the views and thresholds of one audit share one set of resamples (``_counts``);
 - a gap involving a rate with few events gets an interval all the same, from the two rates' exact intervals
@@ -18,12 +19,12 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from faircode._binomial import clopper_pearson
-from faircode._conditional import _conditional, _share
-from faircode._gaps import between_table, reference_table
-from faircode._inputs import Groups
-from faircode._multiplicity import holm as _holm
-from faircode._rates import measure, per_metric, rates_table, safe_divide
+from faircode.metrics._binomial import clopper_pearson
+from faircode.metrics._conditional import _conditional, _share
+from faircode.metrics._gaps import between_table, reference_table
+from faircode.metrics._inputs import Groups
+from faircode.metrics._multiplicity import holm as _holm
+from faircode.metrics._rates import measure, per_metric, rates_table, safe_divide
 from faircode.report import _counts, _read, _scores
 from faircode.report._errors import AuditInputError, closest, listed
 from faircode.report._result import AuditReport
@@ -201,7 +202,7 @@ def _four_fifths_rows(view, ev, threshold, confidence) -> pd.DataFrame:
                     row["ratio_upper"] = float(r_high[g] / r_low[top]) if r_low[top] > 0 else np.inf
                     row["interval"] = "exact (combined)"
                 else:
-                    from faircode._bootstrap import percentile_interval
+                    from faircode.metrics._bootstrap import percentile_interval
 
                     with np.errstate(divide="ignore", invalid="ignore"):
                         ratio = boot[:, g] / boot[:, top]
@@ -464,7 +465,7 @@ KISH = "Kish effective n"
 
 def _say_what_was_computed(rates, gaps, four_fifths, *, weighted: bool) -> None:
     """The ``interval`` labels name what was computed: "none" where no interval exists (an undefined rate or gap;
-    ``faircode._rates`` labels those with the method it would have used), and with weights the Clopper-Pearson
+    ``faircode.metrics._rates`` labels those with the method it would have used), and with weights the Clopper-Pearson
     intervals on Kish's effective n, an approximation, are not called plain "exact"."""
     rates.loc[rates["estimate"].isna(), "interval"] = "none"
     gaps.loc[gaps["difference"].isna(), "interval"] = "none"
@@ -475,13 +476,13 @@ def _say_what_was_computed(rates, gaps, four_fifths, *, weighted: bool) -> None:
 
 
 def _select(ev, metrics):
-    from faircode._rates import select_metrics
+    from faircode.metrics._rates import select_metrics
 
     return select_metrics(ev, metrics)
 
 
 def _conditional_rows(view, tallies, n_strata, ref, threshold, options) -> pd.DataFrame:
-    """The gap of each group to the reference conditional on the strata (``faircode._conditional``'s weighted
+    """The gap of each group to the reference conditional on the strata (``faircode.metrics._conditional``'s weighted
     mean of the within-stratum gaps, each stratum weighted by its share of all rows), with its interval from the
     same resamples."""
     n_groups = len(view.index)
@@ -512,7 +513,7 @@ def _conditional_rows(view, tallies, n_strata, ref, threshold, options) -> pd.Da
         "strata_used": used.ravel(), "strata_too_small": small.ravel(), "too_small": too_small.ravel(),
         "reference": str(view.index[ref])})
     if ev.boot is not None:
-        from faircode._bootstrap import percentile_interval
+        from faircode.metrics._bootstrap import percentile_interval
 
         boot_gap, _ = conditional(ev.boot, tallies.boot)
         lower, upper = percentile_interval(boot_gap, options["confidence"])

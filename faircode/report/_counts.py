@@ -8,12 +8,12 @@ in that one pass.
 
 The bootstrap is drawn once, on the counts: rows that share their fine cell, label, band of score between two
 thresholds (and weight) are interchangeable for every rate at every threshold, so a resample is the multinomial
-draw of how many rows of each such category it holds (``faircode._bootstrap``'s draw, which has exactly the
-distribution of resampling rows with replacement, the total number of rows fixed, as fairlearn's ``MetricFrame``
-resamples). The same draws give every view and threshold its resampled sums through one sparse matrix product, so
-every gap, ratio and comparison between views is paired on the same resamples. ``faircode._bootstrap`` resamples one
-coding of the rows into cells with one decision per row; what is new here is the map from one set of categories to
-many views and thresholds at once.
+draw of how many rows of each such category it holds (``faircode.metrics._bootstrap``'s draw, which has exactly
+the distribution of resampling rows with replacement, the total number of rows fixed, as fairlearn's
+``MetricFrame`` resamples). The same draws give every view and threshold its resampled sums through one sparse
+matrix product, so every gap, ratio and comparison between views is paired on the same resamples.
+``faircode.metrics._bootstrap`` resamples one coding of the rows into cells with one decision per row; what is new
+here is the map from one set of categories to many views and thresholds at once.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse
 
-from faircode._bootstrap import SUMS, _draw, make_rng
-from faircode._rates import Tallies
+from faircode.metrics._bootstrap import SUMS, _draw, make_rng
+from faircode.metrics._rates import Tallies
 
 _DENSE_LIMIT = 2**24  # a key space up to this size is counted with bincount (no sort)
 

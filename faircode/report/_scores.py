@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from faircode._binomial import clopper_pearson
-from faircode._rates import safe_divide
+from faircode.metrics._binomial import clopper_pearson
+from faircode.metrics._rates import safe_divide
 from faircode.report._counts import Histogram, View
 
 MAX_VALUE_BINS = 20  # a score with at most this many distinct values is calibrated value by value

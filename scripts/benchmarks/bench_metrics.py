@@ -15,9 +15,9 @@ import numpy as np
 from fairlearn.metrics import MetricFrame, false_positive_rate, selection_rate, true_positive_rate
 from sklearn.metrics import accuracy_score
 
-from faircode._bootstrap import bootstrap_sums, categorize, make_rng
-from faircode._inputs import encode_groups
-from faircode._rates import rates_from_sums
+from faircode.metrics._bootstrap import bootstrap_sums, categorize, make_rng
+from faircode.metrics._inputs import encode_groups
+from faircode.metrics._rates import rates_from_sums
 from faircode.benchmark import load_audit
 from faircode.metrics import disaggregate
 from faircode.models import build_model

@@ -14,7 +14,7 @@ import traceback
 
 from scripts.pagebuild import _inject
 
-# faircode's fit cache switch (faircode/_fitcache.py); named here so that the build does not import faircode.
+# faircode's fit cache switch (faircode/benchmark/_fitcache.py); named here so that the build does not import faircode.
 FIT_CACHE_ENV = "FAIRCODE_FIT_CACHE"
 
 
@@ -76,7 +76,7 @@ def run_page(conn, alive, root, md_path, script_path, blocks, dpi, fit_cache=Tru
     os.chdir(root)
     os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
     if not fit_cache:
-        os.environ[FIT_CACHE_ENV] = "off"  # faircode._fitcache reads it: every fit is computed, none read
+        os.environ[FIT_CACHE_ENV] = "off"  # faircode.benchmark._fitcache reads it: every fit is computed, none read
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:

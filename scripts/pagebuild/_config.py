@@ -133,7 +133,7 @@ def _check_warm(root, pyproject, entry):
     where = f"{pyproject}: [tool.pagebuild] warm entry {entry!r}"
     module, _, function = entry.partition(":")
     if not module or not function.isidentifier():
-        raise ValueError(f"{where} is not 'module:function' (for example 'faircode._audits:warm_cache')")
+        raise ValueError(f"{where} is not 'module:function' (for example 'faircode.data._audits:warm_cache')")
     spec = _module_spec(root, where, module)
     origin = pathlib.Path(spec.origin or "")
     if origin.suffix != ".py":

@@ -19,7 +19,7 @@ like a citation: DOIs (``10.1145/3287560``), arXiv ids (``arXiv:1810.01943``), v
 ``§ 3.1``, ``Eq. 2.1``, ``pp. 12.3``).
 
 An audit's data card (``<audit>/DATA.md``, written by ``make data``) has no code and no output regions; its
-numbers are checked against the card that ``faircode._datacard.data_card`` generates now from the manifest and the
+numbers are checked against the card that ``faircode.data.data_card`` generates now from the manifest and the
 data, so a hand edit or a card left stale after the data changed fails.
 """
 from __future__ import annotations
@@ -139,8 +139,7 @@ def check_page_text(path: str, text: str, shown_text: str | None = None) -> list
 
 def _data_card_text(root, folder) -> str:
     """The data card ``faircode`` generates now for the audit in `folder` (read from its manifest)."""
-    from faircode._datacard import data_card
-    from faircode._manifest import MANIFEST, read_manifest
+    from faircode.data import MANIFEST, data_card, read_manifest
 
     manifest = read_manifest(root / folder / MANIFEST)
     return data_card(manifest.name)

@@ -107,7 +107,7 @@ def test_make_check_fails_on_an_edited_prose_number_and_passes_restored(site, ca
 
 
 def test_a_data_card_is_checked_against_the_card_generated_now():
-    from faircode._datacard import data_card
+    from faircode.data._datacard import data_card
 
     card = (ROOT / "German Credit Lending" / "DATA.md").read_text()
     generated = data_card("German Credit Lending")

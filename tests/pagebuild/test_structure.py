@@ -43,7 +43,7 @@ def test_importing_the_warm_module_does_no_work(tmp_path):
 
 def test_the_audit_manifest_has_one_name():
     # Read, not imported: importing faircode loads pandas and scikit-learn (seconds) for one string.
-    tree = ast.parse((REPO / "faircode" / "_manifest.py").read_text())
+    tree = ast.parse((REPO / "faircode" / "data" / "_manifest.py").read_text())
     names = {target.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
              for target in node.targets if isinstance(target, ast.Name) and isinstance(node.value, ast.Constant)}
     assert layout.AUDIT_MANIFEST == names["MANIFEST"]

@@ -11,9 +11,9 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from faircode._audits import load_audit
+from faircode.data._audits import load_audit
 from faircode._choices import check_name
-from faircode._rounds import (
+from faircode.dynamics._rounds import (
     parity_rule,
     random_rule,
     rates_by_round,

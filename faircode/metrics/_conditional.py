@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from faircode._bootstrap import SUMS, percentile_interval
+from faircode.metrics._bootstrap import SUMS, percentile_interval
 from faircode._choices import check_name
-from faircode._gaps import reference_position, reference_table
-from faircode._inputs import Groups, check_rows, encode_groups
-from faircode._rates import check_options, evaluate_cells, measure, safe_divide
+from faircode.metrics._gaps import reference_position, reference_table
+from faircode.metrics._inputs import Groups, check_rows, encode_groups
+from faircode.metrics._rates import check_options, evaluate_cells, measure, safe_divide
 
 CONDITIONAL_WEIGHTS = ("stratum", "group", "reference")
 """How ``conditional_gaps`` weights the strata: share of all rows, of the compared group's, of the reference's."""

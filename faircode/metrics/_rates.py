@@ -6,9 +6,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from faircode._binomial import check_interval, clopper_pearson, wilson
+from faircode.metrics._binomial import check_interval, clopper_pearson, wilson
 from faircode._choices import check_name
-from faircode._bootstrap import (
+from faircode.metrics._bootstrap import (
     SUMS,
     bootstrap_sums,
     categorize,
@@ -17,8 +17,8 @@ from faircode._bootstrap import (
     percentile_interval,
     point_sums,
 )
-from faircode._definitions import DEFAULT_METRICS, DEFINITIONS, METRICS, ROWS, kind_positions
-from faircode._inputs import Groups, check_count, check_resampling, check_rows, encode_groups
+from faircode.metrics._definitions import DEFAULT_METRICS, DEFINITIONS, METRICS, ROWS, kind_positions
+from faircode.metrics._inputs import Groups, check_count, check_resampling, check_rows, encode_groups
 
 # Columns of the sums each rate adds up: its kinds of row, weights as given or (conditioning on the label)
 # scaled per label; numerator and denominator, for every metric, derived from its record.

@@ -7,7 +7,11 @@ decides the result, given by the caller (the data's checksum, the feature column
 the estimator's class and ``get_params``, the seed, the measurement settings), to which :func:`fit_key` always
 adds faircode's own source and the pinned library versions (``requirements.lock``). A change to any of them is
 a new key, so a stale result can never be returned; old entries are simply never asked for again
-(``make clean`` removes them).
+(``make clean`` removes them). Module paths are in the key too: the source digest hashes each file's path inside
+the package with its content, so moving a module (faircode's subpackages, 2026-12) makes every key new, and
+joblib files each entry under the module and name of the function that stores it (``_stored`` here), so
+entries stored before this module moved are not even looked at. What is stored is the harness's result rows
+(plain numbers and names) and a time, no faircode object, so no entry unpickles into a moved class.
 
 The environment decides whether the cache is used: ``FAIRCODE_FIT_CACHE=off`` (also ``0``, ``false``, ``no``)
 bypasses it, so that every fit is computed (``python -m scripts.pagebuild check --no-cache`` sets it in each
@@ -43,8 +47,9 @@ LOG_ENV = "FAIRCODE_FIT_LOG"
 _OFF = ("off", "0", "false", "no")
 _ON = ("", "on", "1", "true", "yes")
 
-REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
-PACKAGE = pathlib.Path(__file__).resolve().parent
+#: faircode itself (this module is in faircode/benchmark/), whose source is in every key, and its repository.
+PACKAGE = pathlib.Path(__file__).resolve().parents[1]
+REPO_ROOT = PACKAGE.parent
 #: Where the libraries that decide a fit are pinned; read from the repository faircode is imported from.
 LOCK_FILE = REPO_ROOT / "requirements.lock"
 #: Without a lock file (faircode installed elsewhere), the installed versions of these decide instead.

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from faircode._gaps import between_table, reference_table
-from faircode._rates import check_metrics, evaluate, rates_table, select_metrics
+from faircode.metrics._gaps import between_table, reference_table
+from faircode.metrics._rates import check_metrics, evaluate, rates_table, select_metrics
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from faircode._bootstrap import percentile_interval
-from faircode._rates import Evaluation, evaluate, long_index, safe_divide
+from faircode.metrics._bootstrap import percentile_interval
+from faircode.metrics._rates import Evaluation, evaluate, long_index, safe_divide
 
 _SHARED_DOC = """
     Parameters

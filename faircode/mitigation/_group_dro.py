@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import clone
 
-from faircode.benchmark._strategies import _fit_weighted
+from faircode.models import _fit_weighted
 
 
 def group_log_loss(y, proba, codes, n_groups):

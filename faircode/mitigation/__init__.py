@@ -9,8 +9,8 @@
 
 Reweighing lives with the benchmark that uses it: ``faircode.benchmark.reweighing_weights``.
 """
-from faircode._group_dro import fit_group_dro
-from faircode._paired import paired_changes
-from faircode._reject_option import reject_option_predict
+from faircode.mitigation._group_dro import fit_group_dro
+from faircode.metrics._paired import paired_changes
+from faircode.mitigation._reject_option import reject_option_predict
 
 __all__ = ["fit_group_dro", "paired_changes", "reject_option_predict"]

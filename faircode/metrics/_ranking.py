@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from faircode._inputs import _as_1d, check_binary, encode_groups
+from faircode.metrics._inputs import _as_1d, check_binary, encode_groups
 
 
 def _pair_auc(positive_scores: np.ndarray, negative_scores: np.ndarray) -> float:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from faircode._definitions import KINDS
+from faircode.metrics._definitions import KINDS
 
 # Columns of the per-cell sums: the weight of each kind of row (TN, FP, FN, TP), twice. W_* use the sample
 # weights as given. L_* divide each weight by the largest weight among the cell's rows with the same label, so

@@ -33,16 +33,16 @@ What fairlearn's ``MetricFrame`` gives and faircode adds:
 - an overall row over all rows (``overall=True``, like ``MetricFrame.overall``), and in ``disaggregate`` a
   separate metric set for the gaps (``gap_metrics``), e.g. a base rate shown for context but not compared.
 """
-from faircode._binomial import INTERVALS
-from faircode._conditional import CONDITIONAL_WEIGHTS, conditional_gaps
-from faircode._disaggregate import Disaggregation, disaggregate
-from faircode._format import format_gaps, format_rates
-from faircode._gaps import gaps_between_groups, gaps_to_reference
-from faircode._paired import resample_counts, resampled_gap
-from faircode._rates import DEFAULT_METRICS, METRICS, group_rates
-from faircode._ranking import cross_group_auc
-from faircode._repeated import RunsInterval, mean_over_runs, single_run_range
-from faircode._resplits import SplitsInterval, over_resplits
+from faircode.metrics._binomial import INTERVALS
+from faircode.metrics._conditional import CONDITIONAL_WEIGHTS, conditional_gaps
+from faircode.metrics._disaggregate import Disaggregation, disaggregate
+from faircode.metrics._format import format_gaps, format_rates
+from faircode.metrics._gaps import gaps_between_groups, gaps_to_reference
+from faircode.metrics._paired import resample_counts, resampled_gap
+from faircode.metrics._rates import DEFAULT_METRICS, METRICS, group_rates
+from faircode.metrics._ranking import cross_group_auc
+from faircode.metrics._repeated import RunsInterval, mean_over_runs, single_run_range
+from faircode.metrics._resplits import SplitsInterval, over_resplits
 
 __all__ = [
     "CONDITIONAL_WEIGHTS",

@@ -13,9 +13,9 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from faircode._choices import FEATURE_STRATEGIES, canonical_strategy, check_name
-from faircode._manifest import MANIFEST, Manifest, Sample, read_manifest
+from faircode.data._manifest import MANIFEST, Manifest, Sample, read_manifest
 
-REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Tests and experiments may point faircode at another folder of audits.
 ROOT_ENV = "FAIRCODE_AUDIT_ROOT"
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from faircode._choices import check_name
-from faircode._paired import resample_counts
-from faircode._repeated import MEAN_OVER_RUNS, ONE_RUN, mean_over_runs, single_run_range
+from faircode.metrics._paired import resample_counts
+from faircode.metrics._repeated import MEAN_OVER_RUNS, ONE_RUN, mean_over_runs, single_run_range
 
 FEEDBACK = ("selective", "full")
 

@@ -5,7 +5,7 @@
 - ``group_label_folds``: cross-validation folds stratified by group x label, built on scikit-learn's
   ``StratifiedKFold`` / ``RepeatedStratifiedKFold``; ``group_label_cells`` names the cells they balance.
 """
-from faircode._splits import (
+from faircode.splits._splits import (
     DEFAULT_ALLOCATION,
     group_label_cells,
     group_label_folds,

@@ -16,13 +16,13 @@
   the audit's outcomes by draws from a logistic model of its features, so that the loop's model is correctly
   specified.
 """
-from faircode._audit_rounds import (
+from faircode.dynamics._audit_rounds import (
     ROUND_SETTINGS,
     AuditRounds,
     RoundSettings,
     run_audit_rounds,
 )
-from faircode._rounds import (
+from faircode.dynamics._rounds import (
     FEEDBACK,
     RATES,
     Rounds,

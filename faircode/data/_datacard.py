@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import chi2_contingency
 
-from faircode._audits import get_manifest, in_sample, list_audits, load_audit, read_verified
+from faircode.data._audits import get_manifest, in_sample, list_audits, load_audit, read_verified
 
 
 def cramers_v(a: pd.Series, b: pd.Series) -> float:

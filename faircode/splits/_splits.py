@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
 
-from faircode._bootstrap import make_rng
-from faircode._inputs import check_binary, encode_groups
+from faircode.metrics._bootstrap import make_rng
+from faircode.metrics._inputs import check_binary, encode_groups
 
 DEFAULT_ALLOCATION = {"train": 4, "leaderboard": 1, "holdout": 3}
 
