@@ -279,10 +279,22 @@ for name, (attr, named, rest) in CASES.items():
     )
     observed = parity_of(shown, member[test]) - parity_of(hidden, member[test])
     low, high = np.percentile(drawn, [2.5, 97.5])
+    differ = shown != hidden
+    # as above: towards parity selects a named-group member or deselects someone in
+    # the rest when the gap without the column is negative (the reverse otherwise)
+    towards = int((differ & (member[test] == (shown == 1))).sum())
+    if parity_of(hidden, member[test]) > 0:
+        towards = int(differ.sum()) - towards
+    sign = (
+        f", {towards} towards parity, {int(differ.sum()) - towards} away; exact "
+        f"sign test p = {binomtest(towards, int(differ.sum())).pvalue:.2g}"
+        if differ.any()
+        else ""
+    )
     print(
         f"  reweighed, with the {attr} column minus without: parity gap "
         f"{observed:+.4f} [{low:+.4f}, {high:+.4f}] (paired 95% bootstrap, "
-        f"{len(counts):,} resamples); {int((shown != hidden).sum())} decisions differ"
+        f"{len(counts):,} resamples); {int(differ.sum())} decisions differ{sign}"
     )
     scaler = StandardScaler().fit(X.iloc[train], sample_weight=weights)
     model = build_model("logistic_regression", data.random_state)
