@@ -339,6 +339,15 @@ _OUTPUTS_JS = """() => {
       result.over.push(`prose table ${table.scrollWidth}px, right edge at ${Math.round(r.right)}px`);
     }
   }
+  // The smallest text of each figure as shown, in CSS px: the style's smallest font (pt) at the dpi the build
+  // saves figures with, scaled by the width the image is shown at against its natural width.
+  result.figures = 0; result.smallestText = null;
+  for (const img of document.querySelectorAll('article figure.fc-figure img')) {
+    if (!img.naturalWidth) continue;
+    result.figures++;
+    const px = img.getBoundingClientRect().width / img.naturalWidth * (%(dpi)s / 72) * %(min_pt)s;
+    if (result.smallestText === null || px < result.smallestText) result.smallestText = px;
+  }
   for (const box of document.querySelectorAll('article .fc-output')) {
     const style = getComputedStyle(box);
     const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -356,6 +365,21 @@ _OUTPUTS_JS = """() => {
   }
   return result;
 }"""
+def _figure_text_sizes() -> tuple[float, float]:
+    """(dpi the build saves figures at, smallest font size in points the figure style sets)."""
+    import tomllib
+    dpi = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pagebuild"]["dpi"]
+    style = (ROOT / "scripts" / "pagebuild" / "figures.mplstyle").read_text()
+    sizes = [float(v) for k, v in re.findall(r"^([\w.]*size)\s*:\s*([\d.]+)\s*$", style, re.MULTILINE)
+             if k.endswith(("font.size", "fontsize", "labelsize", "titlesize"))]
+    return dpi, min(sizes)
+
+
+_OUTPUTS_JS = _OUTPUTS_JS.replace("%(dpi)s", str(_figure_text_sizes()[0])).replace(
+    "%(min_pt)s", str(_figure_text_sizes()[1]))
+# The smallest figure text a phone (390 px) may show, in CSS px; desktop body text is 16 px.
+MIN_PHONE_FIGURE_TEXT_PX = 11
+
 # At 1280 px at most this share of the output tables may need sideways scrolling; at 390 px none may, since there
 # each row is shown as a card (site.css, scripts/site/_tables.py). 1280 px is DESKTOP: those measurements are taken
 # in the every-page pass (real_site_at_desktop); this test loads the pages again only at 390 px.
@@ -494,6 +518,15 @@ def test_output_tables_fit_and_search_finds_each_page(browser, real_site, real_s
         if tables and over / tables > MAX_OVERFLOWING_TABLES[label]:
             problems.append(f"at {label} px {over} of {tables} output tables overflow their box "
                             f"(at most {MAX_OVERFLOWING_TABLES[label]:.0%} may)")
+        sizes = {rel: m["smallestText"] for rel, m in pages.items() if m["smallestText"] is not None}
+        if sizes:
+            smallest = min(sizes, key=sizes.get)
+            lines.append(f"{label} px: smallest figure text {sizes[smallest]:.1f}px ({smallest}; "
+                         f"{sum(m['figures'] for m in pages.values())} figures)")
+            small = {rel: px for rel, px in sizes.items() if px < MIN_PHONE_FIGURE_TEXT_PX}
+            if label == "390" and small:
+                problems.append(f"at 390 px figure text is smaller than {MIN_PHONE_FIGURE_TEXT_PX}px on "
+                                + "; ".join(f"{rel}: {px:.1f}px" for rel, px in sorted(small.items())))
         prose = sum(m["prose"] for m in pages.values())
         prose_over = sum(m["proseOver"] for m in pages.values())
         lines.append(f"{label} px: {prose_over} of {prose} tables in the prose run past the screen or scroll")
