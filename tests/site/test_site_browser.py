@@ -196,7 +196,8 @@ def _check_lightbox(page, where: str) -> list[str]:
     if figure.count() == 0:
         return []
     figure.scroll_into_view_if_needed()
-    in_page = figure.bounding_box()["width"]
+    # What the reader sees of it in the page: on a phone the figure is wider than the screen and scrolls sideways.
+    in_page = min(figure.bounding_box()["width"], page.viewport_size["width"])
     figure.click()
     page.locator(".gslide.current .gslide-image img").first.wait_for(state="visible", timeout=STATE_TIMEOUT_MS)
     page.wait_for_timeout(600)  # the zoom effect's animation
