@@ -206,7 +206,7 @@ def data_card(name: str) -> str:
         "",
         f"{m.summary}",
         "",
-        "| | |",
+        "| fact | value |",
         "|---|---|",
         f"| source | [{source.get('title', m.raw_file)}]({source.get('url', '')}) |",
         f"| citation | {_linked(source.get('citation', ''))} |",
