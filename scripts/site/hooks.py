@@ -1,7 +1,7 @@
 """MkDocs hooks of the site (``hooks:`` in mkdocs.yml).
 
 - on_files: adds the pages that live outside ``docs_dir`` (``explainers/*.md``, each audit folder's pages), their
-  figures and scripts, stages a notebook per generated script, and builds the navigation from front matter.
+  figures, scripts and published reports, stages a notebook per generated script, and builds the navigation from front matter.
 - on_page_markdown: fills the home page and the concept index from front matter, shows links to pages that
   do not exist yet as plain text, and ends each page that has code with how to run it and what it was made from.
 - on_page_content: splits the cells of output tables into estimate, interval and notes for the theme to style.
@@ -100,6 +100,10 @@ def on_files(files: Files, config) -> Files:
             for path in sorted((root / folder / sub).glob("*")):
                 if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
                     _add(files, config, path.relative_to(root).as_posix(), root, paths)
+        # Files a page's code published (an HTML report), served as they are: <folder>/reports/<slug>/<name>.
+        for path in sorted((root / folder / layout.REPORTS).glob("*/*")):
+            if path.is_file() and path.suffix in layout.REPORT_SUFFIXES:
+                _add(files, config, path.relative_to(root).as_posix(), root, paths)
     scripts, notebooks = {}, {}
     for src_uri, (title, script_uri) in coded.items():
         script = root / script_uri
@@ -352,9 +356,13 @@ def on_page_content(html: str, page, config, files: Files) -> str:
 
 @event_priority(100)  # before the search plugin indexes the page
 def on_page_context(context, page, config, nav):
-    """Leave notebook pages out of search: each repeats its explainer, which is the page a search should find."""
+    """Leave notebook pages out of search (each repeats its explainer, which is the page a search should find) and
+    without the navigation sidebar; give other pages' aliases to search as tags."""
     if page.file.src_uri.endswith(".ipynb"):
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        # Notebook pages are not in the navigation (each links to its page): no empty sidebar beside them, and
+        # the room goes to the notebook's tables.
+        page.meta["hide"] = sorted({*(page.meta.get("hide") or []), "navigation"})
     else:
         # The names readers use for the concept go to the search index as its most heavily boosted field (the
         # theme's "tags"), so that searching "80% rule" lands on the page that explains it.

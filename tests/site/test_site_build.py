@@ -145,6 +145,9 @@ def test_the_notebook_holds_prose_code_and_recorded_outputs(fixture_site):
     # On the site the notebook page shows the output; search leaves notebook pages out.
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert "0.400" in page
+    # No navigation sidebar beside a notebook page (it is not in the navigation); the explainer keeps its own.
+    assert 'data-md-type="navigation" hidden' in page
+    assert 'data-md-type="navigation" hidden' not in (site / PAGE).read_text(encoding="utf-8")
     # A page's "[Run it yourself](#run-it-yourself)" links land on the notebook's own set-up paragraph.
     assert 'id="run-it-yourself"' in page and '<a id="run-it-yourself"></a>**Run it yourself.**' in intro
     index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
