@@ -71,13 +71,18 @@ def _escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+_MARKED = r"^(?:too small|undefined|too few groups)\b"  # cells metrics mark instead of an estimate
+
+
 def _is_numeric(table: pd.DataFrame, name) -> bool:
     column = table[name]
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
         return True
     # Formatted estimates ("0.241 [0.231, 0.251]", "-0.093") align right like the numbers they are.
-    # A column of such estimates with a few "too small" cells among them is still a column of numbers.
+    # A column of such estimates is still a column of numbers however many of its cells are marked too small or
+    # undefined (those cells stand for an estimate not shown); a column of marked cells only stays left.
     texts = column.dropna().astype(str)
+    texts = texts[~texts.str.match(_MARKED)]
     return len(texts) > 0 and texts.str.match(r"^[+\-]?(\d|\.\d)").mean() >= 0.5
 
 

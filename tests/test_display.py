@@ -85,3 +85,12 @@ def test_injector_turns_table_segments_into_tables_and_keeps_text_fenced():
 def test_injector_rejects_a_table_that_never_ends():
     with pytest.raises(ValueError, match="printed output ends inside a table"):
         _inject.render_output(display.TABLE_START + "\n| a |", [])
+
+
+def test_a_column_of_estimates_stays_right_aligned_however_many_cells_are_marked():
+    frame = pd.DataFrame({"group": ["a", "b", "c"],
+                          "fnr": ["too small (positives=4)", "too small (positives=5)", "0.523 [0.380, 0.667]"],
+                          "note": ["too small (n=3)", "undefined (no positives)", "too small (n=9)"]})
+    assert display._is_numeric(frame, "fnr")       # one estimate among marked cells: a column of numbers
+    assert not display._is_numeric(frame, "note")  # marked cells only: left as text
+    assert not display._is_numeric(frame, "group")
