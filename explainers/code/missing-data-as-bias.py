@@ -285,11 +285,20 @@ resamples = np.vstack(
 )
 
 
+def means(pairs):
+    """For each key's (values, rows): the mean of the values over those rows, on
+    the test rows (first) and on each resample; one pass over the resamples."""
+    columns = []
+    for values, among in pairs.values():
+        among = among.astype(np.float32)
+        columns += [np.nan_to_num(values).astype(np.float32) * among, among]
+    sums = resamples @ np.column_stack(columns)
+    return {key: sums[:, 2 * i] / sums[:, 2 * i + 1] for i, key in enumerate(pairs)}
+
+
 def mean_of(values, among):
-    """Mean of `values` over the rows `among`: on the test rows, then each resample."""
-    among = among.astype(np.float32)
-    values = np.nan_to_num(values).astype(np.float32) * among
-    return (resamples @ values) / (resamples @ among)
+    """The mean of `values` over the rows `among`, as `means` computes it."""
+    return means({0: (values, among)})[0]
 
 
 def with_interval(draws, sign="+"):
@@ -313,10 +322,26 @@ readmitted = y_test == 1
 rates, gaps, calibration = [], {}, {}
 for name in HANDLINGS:
     flags, scored = flagged[name], ~np.isnan(score[name])
+    sides = {
+        label: member[attribute] == value
+        for attribute, labels in SIDES.items()
+        for value, label in zip((1, 0), labels)
+    }
+    found = means(
+        {
+            (measure, label): pair
+            for label, inside in sides.items()
+            for measure, pair in (
+                ("selection", (flags, inside)),
+                ("TPR", (flags, inside & readmitted)),
+                ("calibration", (y_test - score[name], inside & scored)),
+            )
+        }
+    )
     for attribute, labels in SIDES.items():
         draws = []
-        for value, label in zip((1, 0), labels):
-            inside = member[attribute] == value
+        for label in labels:
+            inside = sides[label]
             exact = group_rates(
                 y_test[inside],
                 flags[inside],
@@ -324,7 +349,7 @@ for name in HANDLINGS:
                 metrics=["selection_rate", "tpr"],
                 interval="exact",
             ).droplevel(0)
-            calibration[name, label] = mean_of(y_test - score[name], inside & scored)
+            calibration[name, label] = found["calibration", label]
             change = calibration[name, label] - calibration["indicator", label]
             rates.append(
                 {
@@ -345,7 +370,7 @@ for name in HANDLINGS:
                     ),
                 }
             )
-            draws.append([mean_of(flags, inside), mean_of(flags, inside & readmitted)])
+            draws.append([found["selection", label], found["TPR", label]])
         gaps[name, f"{labels[0]} - {labels[1]}"] = [a - b for a, b in zip(*draws)]
 show(pd.DataFrame(rates).set_index(["handling", "group"]))
 changes = []
