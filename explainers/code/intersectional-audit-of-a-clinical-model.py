@@ -361,10 +361,25 @@ drawn = rng.random((SIMS, int(known.sum()))) < score[known]
 noise["calibration"] = np.stack(
     [np.bincount(cell[known], d, minlength=N_CELLS) for d in drawn]
 ).astype(int)
+# Against its own age band instead of everyone: is there more than age? The noise
+# shuffles the flags within each age band.
+band_flagged = np.bincount(band_c, counts["flagged"], minlength=N_BANDS)
+band_patients = np.bincount(band_c, counts["patients"], minlength=N_BANDS)
+family["selection vs age band"] = family["selection rate"]
+noise["selection vs age band"] = np.zeros((SIMS, N_CELLS), int)
+for b in range(N_BANDS):
+    noise["selection vs age band"][:, band_c == b] = rng.multivariate_hypergeometric(
+        counts["patients"].to_numpy()[band_c == b], int(band_flagged[b]), size=SIMS
+    )
 setup = {
     "selection rate": ("flagged", "patients", P_SELECT),
     "TPR": ("reached", "readmitted", P_REACH),
     "calibration": ("readmitted", "patients", mean_score),
+    "selection vs age band": (
+        "flagged",
+        "patients",
+        (band_flagged / band_patients)[band_c],
+    ),
 }
 rows, found = {}, {}
 for rate, (events, size, p0) in setup.items():
@@ -393,7 +408,8 @@ for rate, (events, size, p0) in setup.items():
     }
 print(
     f"exact test of each cell against the overall rate (calibration: against its "
-    f"mean score); {SIMS} data sets of noise that keep every cell's size"
+    f"mean score; last row: against its age band's rate); {SIMS} data sets of noise "
+    "that keep every cell's size"
 )
 multiplicity = pd.DataFrame(rows).T
 multiplicity.index.name = "rate"
@@ -538,13 +554,14 @@ def deviance(events, size):
 
 
 k_tpr, n_tpr = counts["reached"].to_numpy(), counts["readmitted"].to_numpy()
+rng_model = np.random.default_rng(25)
 observed_dev, fitted_tpr = deviance(k_tpr, n_tpr)
 drawn_dev = np.array(
-    [deviance(rng.binomial(n_tpr, fitted_tpr), n_tpr)[0] for _ in range(500)]
+    [deviance(rng_model.binomial(n_tpr, fitted_tpr), n_tpr)[0] for _ in range(1000)]
 )
 print(
     f"TPR, all {int((n_tpr > 0).sum())} cells with readmitted patients: deviance "
-    f"from the additive model {observed_dev:.1f}; in 500 data sets drawn from it "
+    f"from the additive model {observed_dev:.1f}; in 1000 data sets drawn from it "
     f"mean {drawn_dev.mean():.1f}, share as large "
     f"{(drawn_dev >= observed_dev).mean():.3f}"
 )
@@ -559,6 +576,7 @@ def lowest(reached, readmitted, minimum):
 
 
 rows = {}
+rng_worst = np.random.default_rng(26)
 truth_additive = np.clip(fitted_tpr, 0, 1)
 for minimum in [10, 30]:
     seen, where = lowest(k_tpr, n_tpr, minimum)
@@ -572,7 +590,7 @@ for minimum in [10, 30]:
     equal, _ = lowest(noise["TPR"], n_tpr, minimum)
     # world 2: every cell at the additive model's TPR; the lowest estimate against
     # the true TPR of the cell it picked
-    draws = rng.binomial(n_tpr, truth_additive, size=(SIMS, N_CELLS))
+    draws = rng_worst.binomial(n_tpr, truth_additive, size=(SIMS, N_CELLS))
     picked_rate, picked = lowest(draws, n_tpr, minimum)
     rows[minimum] = {
         "cells": int((n_tpr >= minimum).sum()),
