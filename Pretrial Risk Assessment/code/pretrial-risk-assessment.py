@@ -989,6 +989,8 @@ print(
         f"{group} {priors[cleared & (race == group)].mean():.2f}"
         for group in ["African-American", "Caucasian"]
     )
+    + ", everyone else (the gap's and the weighting's comparison group) "
+    + f"{priors[cleared & (race != 'African-American')].mean():.2f}"
 )
 
 # The mechanism switched off: on each split, S2's decisions as they are, with the
