@@ -6,8 +6,9 @@ notebooks go) and the provenance notes all ask this module, so moving a file or 
 - Pages: ``explainers/*.md`` and the ``*.md`` of every audit folder, a folder at the repository root that holds
   an ``audit.toml``.
 - A page's slug (its file name without ``.md``) names everything made from it, next to the page:
-  ``<folder>/code/<slug>.py`` (its script), ``<folder>/figures/<slug>-<n>.png`` (its figures) and, in the
-  site's staging area, ``<folder>/notebooks/<slug>.ipynb``.
+  ``<folder>/code/<slug>.py`` (its script), ``<folder>/figures/<slug>-<n>.png`` (its figures),
+  ``<folder>/reports/<slug>/<name>`` (files its code writes for the site to publish, such as an HTML report) and,
+  in the site's staging area, ``<folder>/notebooks/<slug>.ipynb``.
 - An audit's inputs are every other file of its folder (data, manifest); its data files are its ``*.csv`` and ``*.csv.gz``.
 """
 from __future__ import annotations
@@ -21,9 +22,15 @@ AUDIT_MANIFEST = "audit.toml"
 EXPLAINERS = "explainers"
 EXPLAINER_PATTERN = f"{EXPLAINERS}/*.md"
 DATA_CARD = "DATA.md"
-CODE, FIGURES, NOTEBOOKS = "code", "figures", "notebooks"
+CODE, FIGURES, NOTEBOOKS, REPORTS = "code", "figures", "notebooks", "reports"
 #: Folders of generated files inside a page folder; never pages, never inputs.
-GENERATED = (CODE, FIGURES, "__pycache__")
+GENERATED = (CODE, FIGURES, REPORTS, "__pycache__")
+#: The environment variable that names, in a page's process under the build, the folder where the page writes the
+#: files it publishes (its reports); the build moves them to :func:`report_path`. A page run on its own falls back
+#: to :func:`report_folder`: ``os.environ.get(REPORTS_ENV, "<folder>/reports/<slug>")``.
+REPORTS_ENV = "PAGEBUILD_REPORTS"
+#: The kinds of file a page may publish as a report (the site serves them as they are).
+REPORT_SUFFIXES = (".html", ".json")
 GENERATED_HEADER = "# Generated from "
 
 
@@ -104,6 +111,25 @@ def figure_number(name: str, page_slug: str) -> int | None:
     """The number of a figure file name of the page ``page_slug`` (``<slug>-<n>.png``), else None."""
     match = re.fullmatch(rf"{re.escape(page_slug)}-(\d+)\.png", name)
     return int(match.group(1)) if match else None
+
+
+def report_folder(page: str) -> str:
+    """Where the build puts the files a page's code publishes: ``<folder>/reports/<slug>``."""
+    return str(pathlib.PurePosixPath(folder(page)) / REPORTS / slug(page))
+
+
+def report_path(page: str, name: str) -> str:
+    """Where the build puts the report file ``name`` of a page: ``<folder>/reports/<slug>/<name>``."""
+    return str(pathlib.PurePosixPath(report_folder(page)) / name)
+
+
+def report_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a report's file name (a plain name ending in one of REPORT_SUFFIXES), else None."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+        return "a report's name is a plain file name (letters, digits, '.', '_', '-'), with no folder"
+    if not name.endswith(REPORT_SUFFIXES):
+        return f"a report's name ends in one of {', '.join(REPORT_SUFFIXES)}"
+    return None
 
 
 def notebook_path(page: str) -> str:

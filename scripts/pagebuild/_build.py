@@ -100,13 +100,34 @@ def _stale_figures(root, page, count):
     return stale
 
 
+def _stale_reports(root, page, wanted):
+    """Files in the page's reports folder that its last run did not write (``wanted``: the paths it did)."""
+    folder = root / page.report_folder
+    if not folder.is_dir():
+        return []
+    return [p.relative_to(root).as_posix() for p in sorted(folder.iterdir())
+            if p.relative_to(root).as_posix() not in wanted]
+
+
+def _reports(page, published):
+    """The report paths of the files a page published (name -> (sha, bytes or None)); a bad name is a PageError."""
+    reports = {}
+    for name, (sha, data) in sorted(published.items()):
+        problem = layout.report_name_problem(name) if sha is not None else "it is a folder, not a file"
+        if problem:
+            raise PageError(page.path, None, f"the page wrote {name!r} to its reports folder "
+                            f"(${layout.REPORTS_ENV}); {problem}")
+        reports[layout.report_path(page.path, name)] = (sha, data)
+    return reports
+
+
 def _fresh(root, entry, dependencies, text_sha):
     """True when the page and its files are exactly what the cached successful build wrote."""
     if not entry or entry.get("deps") != dependencies or entry.get("page_sha") != text_sha:
         return False
     if entry.get("skip"):
         return True
-    files = {entry["script"]: entry["script_sha"], **entry["figures"]}
+    files = {entry["script"]: entry["script_sha"], **entry["figures"], **entry.get("reports", {})}
     return all(file_sha256(root / path) == sha for path, sha in files.items())
 
 
@@ -155,45 +176,57 @@ class _Assembler:
         text = inject(page.text, page.regions, rendered)
         return text.encode("utf-8"), render_script(page).encode("utf-8"), figures
 
-    def finish(self, page, raw, key, outputs, seconds=None):
+    def finish(self, page, raw, key, outputs, seconds=None, published=None):
         """Write or compare a page's files; in a build, record the cache entry afterwards.
+
+        ``published`` holds the files the page wrote to its reports folder, name -> (sha, bytes or None when
+        re-injected from the cache); they go to ``<folder>/reports/<slug>/<name>``, like figures.
 
         ``raw`` is the page's bytes as read before it ran: a page that no longer holds them was edited meanwhile,
         and is left alone (:class:`ChangedOnDisk`), as are its script, figures and cache entry.
         """
         root = self.config.root
         text, script, figures = self.files(page, outputs)
+        reports = _reports(page, published or {})
         stale = _stale_figures(root, page, len(figures))
+        stale_reports = _stale_reports(root, page, reports)
         if self.write:
             if file_sha256(root / page.path) != sha256(raw):
                 raise ChangedOnDisk(root / page.path)
             previous = self.cache.get(page.path) or {}
             for path, data in [(page.script_path, script)] + [
-                (path, data) for path, (_, data) in figures.items() if data is not None
+                (path, data) for path, (_, data) in [*figures.items(), *reports.items()] if data is not None
             ]:
                 if write_if_changed(root / path, data):
                     self.summary.written.append(path)
-            for path in stale:
+            for path in stale + stale_reports:
                 (root / path).unlink()
                 self.summary.written.append(path)
+            if stale_reports and not reports:
+                (root / page.report_folder).rmdir()
             if write_if_changed(root / page.path, text, expected=raw):  # compared with raw just before replacing
                 self.summary.written.append(page.path)
             self.cache.put(page.path, {
                 "deps": self.dependencies, "key": key, "page_sha": sha256(text),
                 "script": page.script_path, "script_sha": sha256(script),
                 "figures": {path: sha for path, (sha, _) in figures.items()},
+                "reports": {path: sha for path, (sha, _) in reports.items()},
                 "outputs": [[stdout, [[alt, sha] for alt, sha, _ in drawn]] for stdout, drawn in outputs],
                 "seconds": round(seconds, 2) if seconds is not None else previous.get("seconds"),
             })
             return
         for path, expected in [(page.path, text), (page.script_path, script)]:
             self._compare_text(path, expected)
-        for path, (sha, data) in figures.items():
-            if file_sha256(root / path) != sha:
-                state = "is missing" if not (root / path).exists() else "differs from what the build draws"
-                self.summary.differences.append((path, f"figure {state}"))
-        for path in stale:
-            self.summary.differences.append((path, "figure is no longer drawn by its page"))
+        for kind, made, old, differs, gone in (
+                ("figure", figures, stale, "differs from what the build draws", "is no longer drawn by its page"),
+                ("report", reports, stale_reports, "differs from what the page writes",
+                 "is no longer written by its page")):
+            for path, (sha, _) in made.items():
+                if file_sha256(root / path) != sha:
+                    state = "is missing" if not (root / path).exists() else differs
+                    self.summary.differences.append((path, f"{kind} {state}"))
+            for path in old:
+                self.summary.differences.append((path, f"{kind} {gone}"))
 
     def _compare_text(self, path, expected: bytes):
         """Compare bytes (line endings and carriage returns included); show a line diff with ``\\r`` made visible."""
@@ -290,10 +323,10 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
             continue
         timeout, source = _timeout(page, config)
         key = page_key(page, dependencies, timeout)
-        outputs = _cached_outputs(root, entry, key, write)
-        if outputs is not None:
+        cached = _cached_outputs(root, entry, key, write)
+        if cached is not None:
             try:
-                assembler.finish(page, raw, key, outputs)
+                assembler.finish(page, raw, key, *cached)
             except Exception as err:  # noqa: BLE001 - see _handling_error: this page fails, the build goes on
                 fail(path, _handling_error(path, err))
                 continue
@@ -311,7 +344,9 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
             try:
                 outputs = [(stdout, [(alt, sha256(data), data) for alt, data in drawn])
                            for stdout, drawn in result.outputs]
-                assembler.finish(page, raw, key, outputs, result.seconds)
+                published = {name: (None if data is None else sha256(data), data)
+                             for name, data in result.reports.items()}
+                assembler.finish(page, raw, key, outputs, result.seconds, published)
             except Exception as err:  # noqa: BLE001 - see _handling_error: this page fails, the build goes on
                 result.error = _handling_error(page.path, err)
         reporter.finish(result)
@@ -337,12 +372,15 @@ def run(config, *, write=True, use_cache=True, parallel=None, reporter=None, onl
 
 
 def _cached_outputs(root, entry, key, write):
-    """Outputs stored for ``key``; in a build only if every figure file on disk is still the cached one."""
+    """Outputs and published files (``finish``'s ``outputs, seconds, published``) stored for ``key``; in a build
+    only if every figure and report file on disk is still the cached one."""
     if not entry or entry.get("key") != key:
         return None
-    if write and any(file_sha256(root / path) != sha for path, sha in entry["figures"].items()):
-        return None  # a figure was deleted or edited: run to redraw it
-    return [(stdout, [(alt, sha, None) for alt, sha in drawn]) for stdout, drawn in entry["outputs"]]
+    reports = entry.get("reports", {})
+    if write and any(file_sha256(root / path) != sha for path, sha in {**entry["figures"], **reports}.items()):
+        return None  # a figure or report was deleted or edited: run to write it again
+    outputs = [(stdout, [(alt, sha, None) for alt, sha in drawn]) for stdout, drawn in entry["outputs"]]
+    return outputs, None, {pathlib.PurePosixPath(path).name: (sha, None) for path, sha in reports.items()}
 
 
 def _orphans(config, paths, summary, write):
@@ -355,10 +393,14 @@ def _orphans(config, paths, summary, write):
                 continue
             figures = [f for f in sorted((root / folder / layout.FIGURES).glob(f"{script.stem}-*.png"))
                        if layout.figure_number(f.name, script.stem) is not None]
-            for path in [script, *figures]:
+            reports = root / layout.report_folder(page)
+            reports = sorted(p for p in reports.iterdir() if p.is_file()) if reports.is_dir() else []
+            for path in [script, *figures, *reports]:
                 relative = path.relative_to(root).as_posix()
                 if write:
                     path.unlink()
                     summary.written.append(relative)
                 else:
                     summary.differences.append((relative, f"was generated from {page}, which no longer exists"))
+            if write and reports:
+                reports[0].parent.rmdir()

@@ -70,6 +70,8 @@ def _valid_entry(entry) -> bool:
     figures, outputs, seconds = entry.get("figures"), entry.get("outputs"), entry.get("seconds")
     return (all(_is_str(entry.get(k)) for k in ("key", "script", "script_sha"))
             and isinstance(figures, dict) and all(map(_is_str, [*figures, *figures.values()]))
+            and isinstance(entry.get("reports", {}), dict)
+            and all(map(_is_str, [*entry.get("reports", {}), *entry.get("reports", {}).values()]))
             and isinstance(outputs, list)
             and all(isinstance(o, list) and len(o) == 2 and _is_str(o[0]) and isinstance(o[1], list)
                     and all(isinstance(f, list) and len(f) == 2 and all(map(_is_str, f)) for f in o[1])

@@ -12,6 +12,7 @@ import os
 import sys
 import traceback
 
+from scripts.layout import REPORTS_ENV
 from scripts.pagebuild import _inject
 
 # faircode's fit cache switch (faircode/benchmark/_fitcache.py); named here so that the build does not import faircode.
@@ -59,13 +60,15 @@ def _page_line(error, md_path):
     return line
 
 
-def run_page(conn, alive, root, md_path, script_path, blocks, dpi, fit_cache=True):
+def run_page(conn, alive, root, md_path, script_path, blocks, dpi, fit_cache=True, reports=None):
     """Run ``blocks`` (tuples of Markdown line and source) and send the results back over ``conn``.
 
     Messages: ``("block", i)`` before block ``i`` runs; then ``("done", outputs, stderr)`` with one
     ``(stdout, figures)`` pair per block, or ``("error", info)`` with the page line and the traceback.
     ``alive`` is the read end of the build's pipe that the watchdog (``_watchdog.py``) waits on.
     ``fit_cache=False`` (``--no-cache``) sets ``FAIRCODE_FIT_CACHE=off``, so the page computes every fit.
+    ``reports`` is the empty folder, made and read by the build, where the page writes the files it publishes
+    (named to the page by ``layout.REPORTS_ENV``).
     """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # its own process group, so a time-out kills whatever the page started too
@@ -77,6 +80,8 @@ def run_page(conn, alive, root, md_path, script_path, blocks, dpi, fit_cache=Tru
     os.environ.update(_inject.DISPLAY_ENV)  # this process is the page's own: tables print as Markdown
     if not fit_cache:
         os.environ[FIT_CACHE_ENV] = "off"  # faircode.benchmark._fitcache reads it: every fit is computed, none read
+    if reports is not None:
+        os.environ[REPORTS_ENV] = reports
     sys.path[:] = [root] + [p for p in sys.path if p not in ("", root)]
     warm = sys.modules.get("scripts.pagebuild._warm")  # present when forked from the server
     if warm is not None:

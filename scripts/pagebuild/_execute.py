@@ -14,7 +14,10 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
+import pathlib
+import shutil
 import signal
+import tempfile
 import time
 
 # Fixed for every page run: a non-interactive matplotlib, stable str hashes, one BLAS thread per page
@@ -45,7 +48,8 @@ class Job:
 
 @dataclasses.dataclass
 class Result:
-    """What a page run produced: per-block (stdout, figures) on success, else an error message."""
+    """What a page run produced: per-block (stdout, figures) and the files it published (name -> bytes) on
+    success, else an error message."""
 
     job: Job
     seconds: float
@@ -53,6 +57,7 @@ class Result:
     stderr: str = ""
     error: str | None = None
     line: int | None = None
+    reports: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -62,6 +67,7 @@ class _Running:
     conn: object
     alive: object  # the build's end of the pipe the page's watchdog waits on (_watchdog.py)
     started: float
+    reports: str  # the folder the page writes its published files to; read, then removed, when it ends
     block: int = 0
     message: tuple | None = None
 
@@ -109,12 +115,20 @@ def _kill(state):
     state.alive.close()
 
 
+def _published(folder) -> dict:
+    """The files a page wrote into its reports folder, name -> bytes (a folder inside it: name -> None)."""
+    found = {}
+    for path in sorted(pathlib.Path(folder).iterdir()):
+        found[path.name] = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+    return found
+
+
 def _finish(state, now):
     """Turn a finished child's last message (or its silence) into a Result."""
     job, seconds = state.job, now - state.started
     message = state.message
     if message and message[0] == "done":
-        return Result(job, seconds, outputs=message[1], stderr=message[2])
+        return Result(job, seconds, outputs=message[1], stderr=message[2], reports=_published(state.reports))
     if message and message[0] == "error":
         info = message[1]
         text = f"{job.path}:{info['line']}: {info['error']}\n{info['traceback'].rstrip()}"
@@ -144,6 +158,7 @@ def run_jobs(jobs, *, parallel, dpi, preload, root, warm=(), on_start=None, on_f
     finally:
         for state in running:  # interrupted (Ctrl-C, an error in a callback): no page keeps running
             _kill(state)
+            shutil.rmtree(state.reports, ignore_errors=True)
     return [results[job.path] for job in jobs]
 
 
@@ -154,18 +169,23 @@ def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_
             receive, send = context.Pipe(duplex=False)
             watched, alive = context.Pipe(duplex=False)
             blocks = [(block.line, block.source) for block in job.blocks]
+            reports = tempfile.mkdtemp(prefix="pagebuild-reports-")
             from . import _child
 
             process = context.Process(target=_child.run_page, name=f"page {job.path}",
-                                      args=(send, watched, str(root), job.path, job.script_path, blocks, dpi, fit_cache))
+                                      args=(send, watched, str(root), job.path, job.script_path, blocks, dpi, fit_cache,
+                                            reports))
             if on_start:
                 on_start(job)
             try:
                 process.start()
+            except BaseException:
+                shutil.rmtree(reports, ignore_errors=True)
+                raise
             finally:
                 send.close()
                 watched.close()
-            running.append(_Running(job, process, receive, alive, time.monotonic()))
+            running.append(_Running(job, process, receive, alive, time.monotonic(), reports))
         deadline = min(s.started + s.job.timeout for s in running)
         waitables = [s.conn for s in running if s.message is None] + [s.process.sentinel for s in running]
         multiprocessing.connection.wait(waitables, timeout=max(0.0, deadline - time.monotonic()))
@@ -197,6 +217,7 @@ def _loop(context, pending, running, results, parallel, dpi, root, on_start, on_
                 continue
             state.conn.close()
             state.alive.close()  # the watchdog kills whatever the page left running in its group
+            shutil.rmtree(state.reports, ignore_errors=True)
             running.remove(state)
             results[state.job.path] = result
             if on_finish:

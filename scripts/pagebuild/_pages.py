@@ -85,6 +85,10 @@ class Page:
         return layout.figure_path(self.path, number)
 
     @property
+    def report_folder(self) -> str:
+        return layout.report_folder(self.path)
+
+    @property
     def runnable(self) -> list:
         return [block for block in self.blocks if not block.norun]
 

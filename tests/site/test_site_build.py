@@ -167,6 +167,17 @@ def test_the_source_archive_holds_the_project_and_the_notebooks(fixture_site):
     assert not [n for n in names if "__pycache__" in n or n.startswith("fair-code-project/out/")]
 
 
+def test_a_report_a_page_published_is_served_as_it_is_and_linked(fixture_site):
+    root, site = fixture_site
+    source = root / "explainers/reports/fixture-selection-rate/report.html"
+    served = site / "explainers/reports/fixture-selection-rate/report.html"
+    assert served.read_bytes() == source.read_bytes()  # a static file: not themed, not rewritten
+    [link] = [a for a in _article(site, PAGE).select("a") if a.get_text() == "Open the report"]
+    assert (site / "explainers/fixture-selection-rate" / link["href"]).resolve() == served.resolve()
+    with zipfile.ZipFile(site / "fair-code-project.zip") as archive:
+        assert "fair-code-project/explainers/reports/fixture-selection-rate/report.html" in archive.namelist()
+
+
 def test_output_is_framed_apart_from_code(fixture_site):
     _, site = fixture_site
     article = _article(site, PAGE)
