@@ -188,10 +188,19 @@ for group in GROUPS:
 from faircode.metrics import mean_over_runs, single_run_range
 
 FOLD_SEEDS = range(20)
+features = data.X.to_numpy(float)  # the model's columns as an array: faster to refit
 rng = np.random.default_rng(0)
 young_rows, older_rows = np.flatnonzero(young), np.flatnonzero(~young)
 draws_young = rng.choice(young_rows, size=(N_BOOT, len(young_rows)))
 draws_older = rng.choice(older_rows, size=(N_BOOT, len(older_rows)))
+
+
+def counts_of(rows, draws):
+    """How often each applicant appears: in `rows` (line 0), then in each resample."""
+    lines = np.vstack([rows, draws])
+    offset = np.arange(len(lines))[:, None] * len(y)
+    flat = np.bincount((lines + offset).ravel(), minlength=len(lines) * len(y))
+    return flat.reshape(len(lines), len(y)).astype(float)
 
 
 def scores_for(fold_seed):
@@ -201,42 +210,42 @@ def scores_for(fold_seed):
         y, sensitive_features=age, n_splits=5, random_state=fold_seed
     ):
         model = build_model("logistic_regression", data.random_state)
-        model.fit(data.X.iloc[fitted], y[fitted])
-        out[held] = model.predict_proba(data.X.iloc[held])[:, 1]
+        model.fit(features[fitted], y[fitted])
+        out[held] = model.predict_proba(features[held])[:, 1]
     return out
 
 
-def fnr_of(approved, rows):
-    good = y[rows] == 1
-    return (~approved[rows] & good).sum(-1) / good.sum(-1)
-
-
-def measures(scores, resamples=(draws_young, draws_older)):
-    """Each measure as [on all applicants, on each shared resample]."""
-    pairs = ((young_rows, older_rows), resamples)
-    out = {}
+def measures(scores, counts):
+    """Each measure on each line of `counts` (under 30, 30 and over): the sums over a
+    resample are its counts times each applicant's value."""
+    good = y == 1
+    columns = [good, np.ones(len(y))]
     for ratio in (1, 3, 5):
-        approved = scores >= threshold(ratio)
-        out[f"FNR gap, {ratio}:1"] = [
-            fnr_of(approved, u) - fnr_of(approved, o) for u, o in pairs
-        ]
-    cost_1 = cost_per_row(scores >= threshold(1), 1)
-    out["cost gap, 1:1"] = [cost_1[u].mean(-1) - cost_1[o].mean(-1) for u, o in pairs]
-    saving_5 = cost_per_row(scores >= threshold(5), 5) - y  # minus refusing everyone
-    out["saving, 30 and over, 5:1"] = [saving_5[o].mean(-1) for _, o in pairs]
-    out["saving, under 30, 5:1"] = [saving_5[u].mean(-1) for u, _ in pairs]
-    out["saving, under 30 minus 30 and over"] = [
-        saving_5[u].mean(-1) - saving_5[o].mean(-1) for u, o in pairs
-    ]
+        columns.append((scores < threshold(ratio)) & good)  # good applicants refused
+    columns.append(cost_per_row(scores >= threshold(1), 1))
+    columns.append(cost_per_row(scores >= threshold(5), 5) - y)  # minus refusing all
+    values = np.column_stack(columns).astype(float)
+    (young_sum, older_sum) = (lines @ values for lines in counts)
+    fnr = lambda sums, k: sums[:, 2 + k] / sums[:, 0]  # noqa: E731
+    mean = lambda sums, k: sums[:, k] / sums[:, 1]  # noqa: E731
+    out = {
+        f"FNR gap, {ratio}:1": fnr(young_sum, k) - fnr(older_sum, k)
+        for k, ratio in enumerate((1, 3, 5))
+    }
+    out["cost gap, 1:1"] = mean(young_sum, 5) - mean(older_sum, 5)
+    out["saving, 30 and over, 5:1"] = mean(older_sum, 6)
+    out["saving, under 30, 5:1"] = mean(young_sum, 6)
+    out["saving, under 30 minus 30 and over"] = mean(young_sum, 6) - mean(older_sum, 6)
     return out
 
 
+shared = (counts_of(young_rows, draws_young), counts_of(older_rows, draws_older))
 all_scores = [score if s == 0 else scores_for(s) for s in FOLD_SEEDS]
-runs = [measures(scores) for scores in all_scores]
+runs = [measures(scores, shared) for scores in all_scores]
 rows = []
 for name in runs[0]:
     estimates = [run[name][0] for run in runs]
-    samples = [run[name][1] for run in runs]
+    samples = [run[name][1:] for run in runs]
     own = [np.quantile(sample, [0.025, 0.975]) for sample in samples]
     mean, one = mean_over_runs(estimates, samples), single_run_range(estimates, samples)
     rows.append(
@@ -268,14 +277,14 @@ lower_ends, fnr_lower_ends, counts = [], [], []
 for resample_seed in range(10):
     other = np.random.default_rng(resample_seed)
     resamples = (
-        other.choice(young_rows, size=(N_BOOT, len(young_rows))),
-        other.choice(older_rows, size=(N_BOOT, len(older_rows))),
+        counts_of(young_rows, other.choice(young_rows, size=draws_young.shape)),
+        counts_of(older_rows, other.choice(older_rows, size=draws_older.shape)),
     )
     again = [measures(scores, resamples) for scores in all_scores]
     low, high = np.quantile(
-        again[0]["saving, under 30 minus 30 and over"][1], [0.025, 0.975]
+        again[0]["saving, under 30 minus 30 and over"][1:], [0.025, 0.975]
     )
-    fnr_ends = [np.quantile(run["FNR gap, 5:1"][1], [0.025, 0.975]) for run in again]
+    fnr_ends = [np.quantile(run["FNR gap, 5:1"][1:], [0.025, 0.975]) for run in again]
     count = sum(lo > 0 or hi < 0 for lo, hi in fnr_ends)
     lower_ends.append(low)
     fnr_lower_ends.append(fnr_ends[0][0])
@@ -293,6 +302,66 @@ print(
     f"{sum(low < 0 for low in fnr_lower_ends)} of 10; excludes 0 in {min(counts)} to "
     f"{max(counts)} of the 20 draws"
 )
+
+# %%
+REFITS = 200  # resamples refitted, five models each
+
+
+def refit_scores(rows, fold_seed):
+    """Out-of-fold scores with the folds drawn and the models fitted on `rows`, a
+    resample of the applicants (repeats allowed); applicants not in it score 0, and
+    their count in the resample is 0."""
+    distinct = np.unique(rows)
+    out = np.zeros(len(y))
+    for _, held in group_label_folds(
+        y[distinct],
+        sensitive_features=age[distinct],
+        n_splits=5,
+        random_state=fold_seed,
+    ):
+        scored = distinct[held]
+        fitted = rows[~np.isin(rows, scored)]
+        model = build_model("logistic_regression", data.random_state)
+        model.fit(features[fitted], y[fitted])
+        out[scored] = model.predict_proba(features[scored])[:, 1]
+    return out
+
+
+refitted = {name: [] for name in runs[0]}
+for b in range(REFITS):
+    this_sample = (shared[0][b + 1 : b + 2], shared[1][b + 1 : b + 2])
+    new_scores = refit_scores(np.r_[draws_young[b], draws_older[b]], fold_seed=b)
+    for name, value in measures(new_scores, this_sample).items():
+        refitted[name].append(value[0])
+rows = []
+for name, values in refitted.items():
+    values = np.array(values)
+    over_draws = np.mean([run[name][0] for run in runs])  # the table's mean over draws
+    fixed = runs[0][name][1 : REFITS + 1]  # draw 0's models, the same resamples
+    low, high = np.quantile(values, [0.025, 0.975])
+    shift = over_draws - values.mean()
+    crossed = (values * np.sign(over_draws) <= 0).sum()  # at 0 or past it
+    rows.append(
+        {
+            "measure": name,
+            "mean over draws": f"{over_draws:+.3f}",
+            "refitted mean": f"{values.mean():+.3f}",
+            "refitted 95%": f"[{low:+.3f}, {high:+.3f}]",
+            "centred 95%": f"[{low + shift:+.3f}, {high + shift:+.3f}]",
+            "other sign or 0": f"{crossed}/{REFITS}",
+            "sd, refitted / fixed": f"{values.std(ddof=1) / fixed.std(ddof=1):.2f}",
+        }
+    )
+print(
+    f"{REFITS} resamples of the applicants within age group (the first {REFITS} of the "
+    "table's), each with the folds drawn again and the five models refitted, for the "
+    "method on another sample; refitted 95%: percentile interval; centred 95%: the "
+    "same spread (percentiles minus the refitted mean) placed around the mean over "
+    "draws; other sign or 0: refits on the other side of zero from the mean over "
+    "draws; sd, refitted / fixed: the refitted measure's spread over that of draw 0's "
+    "models on the same resamples"
+)
+show(pd.DataFrame(rows).set_index("measure"))
 
 # %%
 SAMPLE_BAD = (y == 0).mean()  # 300 bad among 1,000: the sample's design, not the bank's
