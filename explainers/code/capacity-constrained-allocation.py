@@ -114,15 +114,38 @@ print(
     "(top_share's random_state 0 to 19): range of the estimates; ties shared: "
     "each tied patient gets an equal part of the places left, paired bootstrap 95%"
 )
-rows = {}
+# The reached gap on the readmitted patients' columns of the weights only (0/1 flags:
+# float32 sums of counts are exact), so that each random order gets its own interval.
+w_need = weights[:, readmitted]
+aa_need = african_test[readmitted].astype(np.float32)
+ca_need = caucasian_test[readmitted].astype(np.float32)
+
+
+def reached_gap(flag):
+    """African American minus Caucasian share of the readmitted flagged (0/1 flags):
+    estimate, then each resample."""
+    f = flag[readmitted].astype(np.float32)
+    return w_need @ (f * aa_need) / (w_need @ aa_need) - w_need @ (f * ca_need) / (
+        w_need @ ca_need
+    )
+
+
+rows, around, reached_rows = {}, {}, {}
 for k in (0.1, 0.2, 0.3):
     f = shared(s, k)
-    tied = (f > 0) & (f < 1)
-    reach, aa_gap = [], []
+    tied, above = (f > 0) & (f < 1), f == 1
+    # No lottery: the ties broken by S2's score (S2 ranks everyone; no ties there).
+    by_s2 = np.zeros(len(s), dtype=bool)
+    by_s2[np.lexsort((-scores[S2], -s))[: int(np.floor(k * len(s) + 0.5))]] = True
+    reach, aa_gap, gap, holds = [], [], [], 0
     for seed in range(20):
         flag = top_share(s, k, random_state=seed) == 1
         reach.append(flag[readmitted].mean())
         aa_gap.append(african_test[flag].mean() - african_test[readmitted].mean())
+        g = reached_gap(flag)
+        low, high = np.quantile(g[1:], [0.025, 0.975])
+        gap.append(g[0])
+        holds += int(low <= 0 <= high)
     rows[f"{k:.0%}"] = {
         "tied at the cut": f"{tied.sum():,}",
         "places left for them": f"{f[tied].sum():,.0f}",
@@ -132,11 +155,37 @@ for k in (0.1, 0.2, 0.3):
         "AA places - need, ties shared": summary(
             rate(african_test, f) - rate(african_test, readmitted)
         ),
-        "AA reached gap, ties shared": summary(
-            rate(f, african_test & readmitted) - rate(f, caucasian_test & readmitted)
+    }
+    around[f"{k:.0%}"] = {
+        "above the tied run": f"{above.sum():,}",
+        "their part of the places": f"{above.sum() / f.sum():.3f}",
+        "AA, above": f"{african_test[above].mean():.3f}",
+        "AA, tied": f"{african_test[tied].mean():.3f}",
+        "AA places - need, ties by S2": summary(
+            rate(african_test, by_s2) - rate(african_test, readmitted)
         ),
     }
+    reached_rows[f"{k:.0%}"] = {
+        "ties shared": summary(
+            rate(f, african_test & readmitted) - rate(f, caucasian_test & readmitted)
+        ),
+        "20 orders": f"{min(gap):+.3f} to {max(gap):+.3f}",
+        "orders whose interval holds 0": f"{holds}/20",
+        "ties by S2": summary(reached_gap(by_s2)),
+    }
 show(pd.DataFrame(rows).T.rename_axis("capacity"))
+print(
+    "African American (AA) share of the patients above the run of tied scores and of "
+    f"the run; AA share of the readmitted {african_test[readmitted].mean():.3f}. No "
+    "lottery: the ties broken by S2's score, paired bootstrap 95%"
+)
+show(pd.DataFrame(around).T.rename_axis("capacity"))
+print(
+    "AA reached gap (African American minus Caucasian share of the readmitted "
+    "flagged), paired bootstrap 95%: ties shared; 20 random orders (range of the "
+    "estimates, and how many orders' own intervals hold 0); ties broken by S2's score"
+)
+show(pd.DataFrame(reached_rows).T.rename_axis("capacity"))
 tenth, race_rows = len(y) // 10, data.raw["race"].to_numpy() == "AfricanAmerican"
 print(
     "Row order is not neutral: in the file's order (encounter order), the first "
