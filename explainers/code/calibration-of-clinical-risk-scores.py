@@ -451,7 +451,7 @@ for ax, group in zip(axes, ("under 70", "70 and over")):
     ax.set_title(f"{group}: {inside.sum():,} test patients")
     ax.set_ylabel("readmitted (Clopper-Pearson 95%)")
     ax.set_xlim(0.03, 0.22)
-    ax.set_ylim(0.0, 0.25)
+    ax.set_ylim(-0.01, 0.25)
 axes[0].plot(
     [], [], "o", mfc="white", color="grey", label="under 30 patients or few events"
 )
