@@ -144,7 +144,9 @@ def _check_site(browser, site: pathlib.Path, base: str, measured: dict | None = 
         url = base + (rel[: -len("index.html")] if rel.endswith("index.html") else rel)
         current["url"] = rel
         page.goto(url, wait_until="load")
-        h1 = page.locator("article h1, .md-content h1").first
+        # A site page's title is its article's h1; a published report (a standalone page, not the theme's) has its
+        # own h1 at the top of its body.
+        h1 = page.locator("article h1, .md-content h1, body > h1").first
         if h1.count() == 0 or not h1.inner_text().strip():
             problems.append(f"{rel}: no h1 heading")
         for tag, raw, resolved in page.evaluate(_TARGETS_JS):
