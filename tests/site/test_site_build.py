@@ -261,3 +261,15 @@ def test_a_page_that_is_not_utf8_fails_the_build_naming_it(tmp_path, page):
     output = result.stderr + result.stdout
     assert result.returncode != 0 and "Traceback" not in output
     assert f"{page}:8: not UTF-8: byte offset 60 holds 0xe9" in output
+
+
+def test_a_site_url_fills_the_sitemap_and_roots_the_404_page(tmp_path, monkeypatch):
+    """SITE_URL (the published address) goes to mkdocs' site_url: the sitemap then lists the pages and the 404
+    page, served at any depth, finds its styles under the site's own path."""
+    root = make_site_root(tmp_path / "root")
+    monkeypatch.setenv("SITE_URL", "https://example.org/fair-code/")
+    build_site(root, root / "out")
+    sitemap = (root / "out" / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://example.org/fair-code/explainers/fixture-selection-rate/</loc>" in sitemap
+    assert "<loc>https://example.org/fair-code/audits/fixture-audit/</loc>" in sitemap
+    assert 'href="/fair-code/assets/' in (root / "out" / "404.html").read_text(encoding="utf-8")
