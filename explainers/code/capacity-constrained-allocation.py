@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from faircode import load_audit
 from faircode.auc import delong_auc, delong_difference
-from faircode.benchmark._capacity import top_share
+from faircode.benchmark import top_share
 from faircode.display import show
 from faircode.metrics import resample_counts
 from faircode.models import build_model
@@ -508,7 +508,7 @@ print("Prior-use model at 10%, ties shared; paired bootstrap 95%:")
 show(pd.DataFrame(rows).T.rename_axis(["counts", "column"]))
 
 # %%
-from faircode.benchmark._capacity import group_shares, top_share_by_group
+from faircode.benchmark import group_shares, top_share_by_group
 
 train_labels = group_labels(train)
 RULES = {
