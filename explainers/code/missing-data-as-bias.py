@@ -19,22 +19,32 @@ CHECKED = [
     "payer_code",
     "medical_specialty",
     "race",
+    "gender",
+    "diag_1",
+    "diag_2",
+    "diag_3",
+    "admission_type",
+    "admission_source",
     "discharge_disposition",
 ]
-as_pandas_reads_it = pd.read_csv(data.manifest.data_path, usecols=CHECKED)
+UNKNOWN = ["NULL", "Not Mapped", "Not Available", "Unknown/Invalid"]  # decoded ids
+as_pandas_reads_it = pd.read_csv(data.manifest.data_path)
 markers = pd.DataFrame(
     {
         f"'{marker}'": [int((raw[c].astype(str) == marker).sum()) for c in CHECKED]
-        for marker in ("?", "None", "NULL")
+        for marker in ["?", "None", *UNKNOWN]
     },
     index=pd.Index(CHECKED, name="column"),
 )
-markers["NaN in data.raw"] = [int(raw[c].isna().sum()) for c in CHECKED]
 markers["NaN, read_csv defaults"] = [
     int(as_pandas_reads_it[c].isna().sum()) for c in CHECKED
 ]
-print(f"{len(raw):,} patients; rows holding each marker:")
+print(f"{len(raw):,} patients; empty cells in data.raw: {int(raw.isna().sum().sum())}")
 show(markers)
+print(
+    f"read with pandas' defaults, then dropna(): {len(as_pandas_reads_it.dropna()):,} "
+    f"of {len(raw):,} patients left"
+)
 
 # %%
 from faircode import profile
@@ -61,9 +71,16 @@ missing = profile(
 missing["variable"] = missing["variable"].map(MISSING)
 
 
-def bracket(estimate, lower, upper, sign=""):
-    """An estimate and its interval, three decimals."""
-    return f"{estimate:{sign}.3f} [{lower:{sign}.3f}, {upper:{sign}.3f}]"
+def bracket(estimate, lower, upper, sign="", digits=3):
+    """An estimate and its interval, three decimals unless told."""
+    form = f"{sign}.{digits}f"
+    return f"{estimate:{form}} [{lower:{form}}, {upper:{form}}]"
+
+
+def with_interval(draws, sign="+", digits=3):
+    """Estimate (row 0) and the 95% percentile interval of the resamples."""
+    low, high = np.nanquantile(draws[1:], [0.025, 0.975])
+    return bracket(draws[0], low, high, sign, digits)
 
 
 def spread(frame, cell, index):
@@ -71,7 +88,7 @@ def spread(frame, cell, index):
     wide = frame.assign(cell=cell).pivot_table(
         index=index, columns="variable", values="cell", aggfunc="first", sort=False
     )
-    return wide[list(MISSING.values())]
+    return wide[frame["variable"].unique()]
 
 
 shares = spread(
@@ -86,6 +103,26 @@ others = missing[missing["group"] != missing["reference"]]
 others = others.assign(comparison=others["group"] + " - " + others["reference"])
 gap_cells = others[["difference", "difference_lower", "difference_upper"]]
 show(spread(others, [bracket(*r, "+") for r in gap_cells.to_numpy()], "comparison"))
+
+DECODED = {  # the model's id columns -> their unknown codes
+    "admission_type": "admission type unknown",
+    "admission_source": "admission source unknown",
+}
+codes = table.drop(columns=list(MISSING)).assign(
+    **{
+        label: np.where(raw.loc[table.index, column].isin(UNKNOWN), "?", "known")
+        for column, label in DECODED.items()
+    }
+)
+for label in DECODED.values():
+    print(f"{label}: {(codes[label] == '?').mean():.3f} of all patients")
+unknown = profile(
+    codes, groups=list(REFERENCE), missing_values=["?"], reference=REFERENCE
+).missing
+unknown = unknown[unknown["group"] != unknown["reference"]]
+unknown = unknown.assign(comparison=unknown["group"] + " - " + unknown["reference"])
+gap_cells = unknown[["difference", "difference_lower", "difference_upper"]]
+show(spread(unknown, [bracket(*r, "+") for r in gap_cells.to_numpy()], "comparison"))
 
 # %%
 from faircode.metrics import conditional_gaps, group_rates
@@ -124,6 +161,29 @@ COMPARISONS = [  # missing, who, reference, rows, strata
     ("specialty ?", race, "Caucasian", black_white, "encounter tenth"),
 ]
 STRATA = {"admission diagnosis": admitted_for, "encounter tenth": encounter_tenth}
+
+
+def within_minus_pooled(missing_, compared, strata, n_boot=1000, seed=0):
+    """Within-strata gap (strata weighted by their share of the patients) minus the
+    pooled gap, compared group minus reference, on the patients and on `n_boot`
+    resamples of them, drawn as counts of each stratum x group x missing cell."""
+    layer = pd.factorize(strata)[0]
+    cells = np.bincount(
+        layer * 4 + compared * 2 + missing_, minlength=4 * (layer.max() + 1)
+    )
+    draws = np.random.default_rng(seed).multinomial(
+        cells.sum(), cells / cells.sum(), size=n_boot
+    )
+    counts = np.vstack([cells, draws]).reshape(n_boot + 1, -1, 2, 2).astype(float)
+    patients, missed = counts.sum(axis=3), counts[..., 1]
+    pooled = missed.sum(axis=1) / patients.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gap = (missed / patients) @ np.array([-1.0, 1.0])
+    weight = np.where(np.isnan(gap), 0.0, patients.sum(axis=2))
+    within = (weight * np.nan_to_num(gap)).sum(axis=1) / weight.sum(axis=1)
+    return within - pooled @ np.array([-1.0, 1.0])
+
+
 rows = []
 for what, who, reference, keep, within in COMPARISONS:
     gap = conditional_gaps(
@@ -142,6 +202,13 @@ for what, who, reference, keep, within in COMPARISONS:
             "pooled": bracket(gap.pooled, gap.pooled_lower, gap.pooled_upper, "+"),
             "within strata": bracket(
                 gap.conditional, gap.conditional_lower, gap.conditional_upper, "+"
+            ),
+            "within - pooled": with_interval(
+                within_minus_pooled(
+                    not_recorded[what][keep].astype(int),
+                    (who[keep] != reference).astype(int),
+                    STRATA[within][keep],
+                )
             ),
         }
     )
@@ -206,16 +273,26 @@ train, test = s2.idx_train, s2.idx_test
 X = s2.X.astype(float)
 RESULT = ["A1Cresult=>7", "A1Cresult=>8", "A1Cresult=Norm"]  # one-hot, with =None
 rest = X.drop(columns=[*RESULT, "A1Cresult=None"])
+
+
+def impute(fit_rows):
+    """S2's columns, each untested patient's HbA1c result replaced by what an
+    imputer fitted on the tested patients among `fit_rows` predicts."""
+    tested_fit = fit_rows[TESTED[fit_rows]]
+    imputer = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+    imputer.fit(rest.iloc[tested_fit], raw["A1Cresult"].iloc[tested_fit])
+    predicted = pd.DataFrame(
+        imputer.predict_proba(rest),
+        columns=[f"A1Cresult={value}" for value in imputer.classes_],
+        index=X.index,
+    )
+    columns = X.drop(columns="A1Cresult=None")
+    columns[RESULT] = np.where(TESTED[:, None], X[RESULT], predicted[RESULT])
+    return columns
+
+
 tested_train = train[TESTED[train]]
-imputer = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
-imputer.fit(rest.iloc[tested_train], raw["A1Cresult"].iloc[tested_train])
-predicted = pd.DataFrame(
-    imputer.predict_proba(rest),
-    columns=[f"A1Cresult={value}" for value in imputer.classes_],
-    index=X.index,
-)
-imputed = X.drop(columns="A1Cresult=None")
-imputed[RESULT] = np.where(TESTED[:, None], X[RESULT], predicted[RESULT])
+imputed = impute(train)
 DESIGNS = {  # name -> (columns, training rows)
     "indicator": (X, train),
     "imputed": (imputed, train),
@@ -251,6 +328,38 @@ print(
     f"of freedom, p = {stats.chi2.sf(ratio, 1):.1e}"
 )
 
+
+def untested_odds_ratio(rows):
+    """On `rows`: the odds ratio of readmission for not tested given the imputed
+    model's score (its logit held fixed as an offset), fitted by Newton's method,
+    with its Wald 95% interval and the likelihood-ratio statistic and p-value
+    against the offset with an intercept alone."""
+    p = models["imputed"].predict_proba(imputed.iloc[rows])[:, 1]
+    offset, outcome, ones = np.log(p / (1 - p)), y[rows], np.ones(len(rows))
+    fits = []
+    for terms in (ones[:, None], np.column_stack([ones, 1.0 - TESTED[rows]])):
+        beta = np.zeros(terms.shape[1])
+        for _ in range(25):
+            fitted = 1 / (1 + np.exp(-(offset + terms @ beta)))
+            information = terms.T @ (terms * (fitted * (1 - fitted))[:, None])
+            beta = beta + np.linalg.solve(information, terms.T @ (outcome - fitted))
+        fitted = 1 / (1 + np.exp(-(offset + terms @ beta)))
+        loglik = np.sum(np.where(outcome == 1, np.log(fitted), np.log(1 - fitted)))
+        fits.append((beta, np.linalg.inv(information), loglik))
+    (_, _, null), (beta, covariance, full_) = fits
+    half = stats.norm.ppf(0.975) * np.sqrt(covariance[1, 1])
+    statistic = 2 * (full_ - null)
+    return (
+        f"odds ratio {np.exp(beta[1]):.3f} [{np.exp(beta[1] - half):.3f}, "
+        f"{np.exp(beta[1] + half):.3f}]; likelihood-ratio statistic "
+        f"{statistic:.1f}, p = {stats.chi2.sf(statistic, 1):.2g}"
+    )
+
+
+print("not tested, given the imputed model's score (held fixed):")
+print(f"  on the {len(train):,} training patients: {untested_odds_ratio(train)}")
+print(f"  on the {len(test):,} test patients: {untested_odds_ratio(test)}")
+
 # %%
 from faircode.benchmark._capacity import top_share
 from faircode.metrics import resample_counts
@@ -272,12 +381,16 @@ places = int(flagged["indicator"].sum())
 only_tested = models["complete case"].predict_proba(
     DESIGNS["complete case"][0].iloc[test]
 )[:, 1]
-score["complete case, untested left out"] = np.where(tested_test, only_tested, np.nan)
-left_out = np.zeros(len(test), int)
-left_out[np.flatnonzero(tested_test)] = top_share(
-    only_tested[tested_test], places / tested_test.sum()
-)
-flagged["complete case, untested left out"] = left_out
+for name, scores in (
+    ("indicator, untested left out", score["indicator"]),
+    ("complete case, untested left out", only_tested),
+):
+    score[name] = np.where(tested_test, scores, np.nan)
+    flagged[name] = np.zeros(len(test), int)  # the places to the tested only
+    flagged[name][np.flatnonzero(tested_test)] = top_share(
+        scores[tested_test], places / tested_test.sum()
+    )
+left_out = flagged["complete case, untested left out"]
 HANDLINGS = list(flagged)
 
 resamples = np.vstack(
@@ -299,12 +412,6 @@ def means(pairs):
 def mean_of(values, among):
     """The mean of `values` over the rows `among`, as `means` computes it."""
     return means({0: (values, among)})[0]
-
-
-def with_interval(draws, sign="+"):
-    """Estimate (row 0) and the 95% percentile interval of the resamples."""
-    low, high = np.nanquantile(draws[1:], [0.025, 0.975])
-    return bracket(draws[0], low, high, sign)
 
 
 SIDES = {  # audit mask -> (its group, the rest)
@@ -397,6 +504,16 @@ for name in HANDLINGS[1:]:
         "indicator's "
         f"{with_interval(reached[name] - reached['indicator'])}"
     )
+print("complete case minus the indicator model, both ranking only the tested:")
+trained, ranked = "complete case, untested left out", "indicator, untested left out"
+for comparison, measure, column in (
+    ("70 and over - under 70", "selection gap", 0),
+    ("women - men", "selection gap", 0),
+    ("African American - rest", "TPR gap", 1),
+):
+    change = gaps[trained, comparison][column] - gaps[ranked, comparison][column]
+    print(f"  {comparison} {measure}: {with_interval(change)}")
+print(f"  share reached: {with_interval(reached[trained] - reached[ranked])}")
 
 # %%
 rows = []
@@ -435,6 +552,22 @@ for name in ("indicator", "imputed"):
         f"{name}: observed - predicted, not tested minus tested: "
         f"{with_interval(difference)}"
     )
+older_misfit = {  # observed - predicted, 70 and over minus under 70
+    name: calibration[name, "70 and over"] - calibration[name, "under 70"]
+    for name in HANDLINGS
+    if not np.isnan(score[name]).any()
+}
+for name, misfit in older_misfit.items():
+    change = misfit - older_misfit["indicator"]
+    print(
+        f"{name}: observed - predicted, 70 and over minus under 70: "
+        f"{with_interval(misfit)}"
+        + (
+            f"; minus the indicator's {with_interval(change)}"
+            if name != "indicator"
+            else ""
+        )
+    )
 shift = [
     mean_of(flagged["imputed"], among)[0] - mean_of(flagged["indicator"], among)[0]
     for among in (tested_test, ~tested_test)
@@ -446,6 +579,25 @@ for attribute, labels in SIDES.items():
         f"({share[0]:.3f} - {share[1]:.3f} = {share[0] - share[1]:+.3f}) x "
         f"{shift[0] - shift[1]:.3f} "
         f"= {(share[0] - share[1]) * (shift[0] - shift[1]):+.4f}"
+    )
+moved = (flagged["imputed"] - flagged["indicator"]).astype(float)
+for attribute, labels in SIDES.items():
+    comparison = f"{labels[0]} - {labels[1]}"
+    sides = [member[attribute] == value for value in (1, 0)]
+    tested_gap = mean_of(tested_test, sides[0]) - mean_of(tested_test, sides[1])
+    route = tested_gap * (mean_of(moved, tested_test) - mean_of(moved, ~tested_test))
+    measured = gaps["imputed", comparison][0] - gaps["indicator", comparison][0]
+    print(
+        f"imputed - indicator, {comparison} selection gap: measured "
+        f"{with_interval(measured, digits=4)}; through testing alone "
+        f"{with_interval(route, digits=4)}; the rest, within each status, "
+        f"{with_interval(measured - route, digits=4)}"
+    )
+    gained = [mean_of(moved, side & tested_test) for side in sides]
+    print(
+        f"  change in selection among the tested: {labels[0]} {gained[0][0]:+.3f}, "
+        f"{labels[1]} {gained[1][0]:+.3f}, difference "
+        f"{with_interval(gained[0] - gained[1])}"
     )
 odds = places / tested_test.sum()  # a tested patient's chance of a place
 print(f"{places:,} places, {tested_test.sum():,} tested test patients: {odds:.3f} each")
@@ -473,6 +625,24 @@ for attribute, labels in SIDES.items():
             }
         )
 show(pd.DataFrame(rows).set_index("group"))
+lottery = tested_test * odds
+older = [member["age"] == value for value in (1, 0)]
+
+
+def age_gap(values):
+    """70 and over minus under 70 in the mean of `values`, on each resample."""
+    return mean_of(values, older[0]) - mean_of(values, older[1])
+
+
+print(
+    "lottery among the tested, 70 and over - under 70 selection gap: "
+    f"{with_interval(age_gap(lottery))}"
+)
+for name in ("indicator, untested left out", "complete case, untested left out"):
+    print(
+        f"{name}, minus the lottery: "
+        f"{with_interval(age_gap(flagged[name]) - age_gap(lottery))}"
+    )
 race_all = data.masks["race"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 for label, tested_rows, side, needy in (
     ("this split's test patients", tested_test, member["race"], readmitted),
@@ -499,45 +669,66 @@ masks_all = {
     .to_numpy(dtype=float, na_value=np.nan)
     for attribute in SIDES
 }
+MEASURES = [
+    "age selection gap",
+    "gender selection gap",
+    "African American selection gap",
+    "African American TPR gap",
+    "share reached",
+    "tested patients selected",
+]
 
 
 def measures(flag, score_rows):
-    """Age selection gap, African American TPR gap and share of the readmitted
-    reached by the flags `flag` on the patients `score_rows`."""
+    """Each of MEASURES for the flags `flag` on the patients `score_rows`."""
     needy = y[score_rows] == 1
-    age, race_ = (masks_all[a][score_rows] for a in ("age", "race"))
+    age, gender, race_ = (masks_all[a][score_rows] for a in ("age", "gender", "race"))
     return np.array(
         [
             flag[age == 1].mean() - flag[age == 0].mean(),
+            flag[gender == 1].mean() - flag[gender == 0].mean(),
+            flag[race_ == 1].mean() - flag[race_ == 0].mean(),
             flag[(race_ == 1) & needy].mean() - flag[(race_ == 0) & needy].mean(),
             flag[needy].mean(),
+            flag[TESTED[score_rows]].mean(),
         ]
     )
 
 
-def left_out_changes(fit_rows, score_rows, seed):
-    """Refit both models on another split: complete case with the untested left
-    out, minus the indicator model, in each of the three measures."""
-    tested_fit = fit_rows[TESTED[fit_rows]]
-    base = build_model("logistic_regression", seed).fit(full[fit_rows], y[fit_rows])
-    only = build_model("logistic_regression", seed).fit(
-        without[tested_fit], y[tested_fit]
-    )
+def arms(scores, can):
+    """Each arm's flags from the models' scores; `can`: the tested patients."""
     flags = {
-        "indicator": top_share(base.predict_proba(full[score_rows])[:, 1], CAPACITY)
+        name: top_share(scores[name], CAPACITY) for name in ("indicator", "imputed")
     }
-    can = TESTED[score_rows]
-    flags["left out"] = np.zeros(len(score_rows), int)
-    flags["left out"][np.flatnonzero(can)] = top_share(
-        only.predict_proba(without[score_rows][can])[:, 1],
-        flags["indicator"].sum() / can.sum(),
-    )
-    return measures(flags["left out"], score_rows) - measures(
-        flags["indicator"], score_rows
-    )
+    odds_ = flags["indicator"].sum() / can.sum()
+    flags["lottery"] = can * odds_
+    for model in ("indicator", "complete case"):
+        flags[f"{model}, untested left out"] = np.zeros(len(can))
+        flags[f"{model}, untested left out"][np.flatnonzero(can)] = top_share(
+            scores[model][can], odds_
+        )
+    return flags
 
 
-per_split = [measures(left_out, test) - measures(flagged["indicator"], test)]
+def refitted(fit_rows, score_rows, seed):
+    """MEASURES of each arm, its three models refitted on `fit_rows`."""
+    designs = {
+        "indicator": (full, fit_rows),
+        "imputed": (impute(fit_rows).to_numpy(dtype=float), fit_rows),
+        "complete case": (without, fit_rows[TESTED[fit_rows]]),
+    }
+    scores = {
+        name: build_model("logistic_regression", seed)
+        .fit(columns[rows], y[rows])
+        .predict_proba(columns[score_rows])[:, 1]
+        for name, (columns, rows) in designs.items()
+    }
+    flags = arms(scores, TESTED[score_rows])
+    return {name: measures(flag, score_rows) for name, flag in flags.items()}
+
+
+audit = {**flagged, "lottery": lottery}
+per_split = [{name: measures(audit[name], test) for name in audit}]
 for seed in range(s2.random_state + 1, s2.random_state + 5):
     fit_rows, score_rows = (
         np.sort(part)
@@ -545,22 +736,50 @@ for seed in range(s2.random_state + 1, s2.random_state + 5):
             np.arange(len(y)), test_size=len(test), stratify=y, random_state=seed
         )
     )
-    per_split.append(left_out_changes(fit_rows, score_rows, seed))
-per_split = np.array(per_split)
+    per_split.append(refitted(fit_rows, score_rows, seed))
+CONTRASTS = {  # row label -> (arm, arm it is compared with or None, measures)
+    "complete case, untested left out - indicator": (
+        "complete case, untested left out",
+        "indicator",
+        [0, 1, 3, 4],
+    ),
+    "indicator, untested left out - indicator": (
+        "indicator, untested left out",
+        "indicator",
+        [0, 1, 3, 4],
+    ),
+    "complete case - indicator, both untested left out": (
+        "complete case, untested left out",
+        "indicator, untested left out",
+        [0, 1, 3, 4],
+    ),
+    "complete case, untested left out": ("complete case, untested left out", None, [0]),
+    "lottery among the tested": ("lottery", None, [0]),
+    "complete case, untested left out - lottery": (
+        "complete case, untested left out",
+        "lottery",
+        [0],
+    ),
+    "imputed - indicator": ("imputed", "indicator", [5, 0, 1, 2, 4]),
+}
 rows = {}
-for column, measure in enumerate(
-    ["Δ age selection gap", "Δ African American TPR gap", "Δ share reached"]
-):
-    values = per_split[:, column]
-    summary = over_resplits(values, n_test=len(test), n_train=len(train))
-    rows[measure] = {
-        "audit's split": f"{values[0]:+.3f}",
-        "mean [95% corrected]": bracket(*summary, "+"),
-        "min": f"{values.min():+.3f}",
-        "max": f"{values.max():+.3f}",
-        "splits > 0": f"{summary.positive}/{len(values)}",
-    }
-show(pd.DataFrame(rows).T.rename_axis("untested left out - indicator"))
+for label, (arm, against, columns) in CONTRASTS.items():
+    for column in columns:
+        values = np.array(
+            [
+                split[arm][column] - (split[against][column] if against else 0)
+                for split in per_split
+            ]
+        )
+        summary = over_resplits(values, n_test=len(test), n_train=len(train))
+        rows[label, MEASURES[column]] = {
+            "audit's split": f"{values[0]:+.3f}",
+            "mean [95% corrected]": bracket(*summary, "+"),
+            "min": f"{values.min():+.3f}",
+            "max": f"{values.max():+.3f}",
+            "splits > 0": f"{summary.positive}/{len(values)}",
+        }
+show(pd.DataFrame(rows).T.rename_axis(["arm or change", "measure"]))
 
 # %%
 adult = load_audit("Benefits Denial")
