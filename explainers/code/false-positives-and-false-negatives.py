@@ -336,30 +336,40 @@ for b in range(REFITS):
 rows = []
 for name, values in refitted.items():
     values = np.array(values)
-    over_draws = np.mean([run[name][0] for run in runs])  # the table's mean over draws
+    estimates = np.array([run[name][0] for run in runs])  # the table's 20 draws
+    over_draws = estimates.mean()
     fixed = runs[0][name][1 : REFITS + 1]  # draw 0's models, the same resamples
     low, high = np.quantile(values, [0.025, 0.975])
-    shift = over_draws - values.mean()
+    # Both means are Monte Carlo averages (20 fold draws, REFITS refits): the
+    # standard error of their difference counts both.
+    noise = np.hypot(
+        estimates.std(ddof=1) / np.sqrt(len(estimates)),
+        values.std(ddof=1) / np.sqrt(REFITS),
+    )
     crossed = (values * np.sign(over_draws) <= 0).sum()  # at 0 or past it
+    refit_shift = values.mean() - over_draws
     rows.append(
         {
             "measure": name,
             "mean over draws": f"{over_draws:+.3f}",
             "refitted mean": f"{values.mean():+.3f}",
+            "refitted minus draws": f"{refit_shift:+.3f} ± {2 * noise:.3f}",
             "refitted 95%": f"[{low:+.3f}, {high:+.3f}]",
-            "centred 95%": f"[{low + shift:+.3f}, {high + shift:+.3f}]",
-            "other sign or 0": f"{crossed}/{REFITS}",
+            "other sign or 0": f"{crossed}/{REFITS} ({crossed / REFITS:.1%})",
             "sd, refitted / fixed": f"{values.std(ddof=1) / fixed.std(ddof=1):.2f}",
         }
     )
 print(
     f"{REFITS} resamples of the applicants within age group (the first {REFITS} of the "
     "table's), each with the folds drawn again and the five models refitted, for the "
-    "method on another sample; refitted 95%: percentile interval; centred 95%: the "
-    "same spread (percentiles minus the refitted mean) placed around the mean over "
-    "draws; other sign or 0: refits on the other side of zero from the mean over "
-    "draws; sd, refitted / fixed: the refitted measure's spread over that of draw 0's "
-    "models on the same resamples"
+    "method on another sample; refitted minus draws: the refitted mean minus the mean "
+    "over draws, ± twice the Monte Carlo standard error of that difference (from the "
+    f"{len(runs)} draws and the {REFITS} refits); refitted 95%: percentile interval, "
+    "which excludes zero only when at most about 2.5% of the refits fall at zero or "
+    "past it; "
+    "other sign or 0: refits on the other side of zero from the mean over draws; sd, "
+    "refitted / fixed: the refitted measure's spread over that of draw 0's models on "
+    "the same resamples"
 )
 show(pd.DataFrame(rows).set_index("measure"))
 
