@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 from faircode import load_audit
-from faircode.benchmark._capacity import top_share
+from faircode.benchmark import top_share
 from faircode.display import show
 from faircode.models import build_model
 
@@ -289,6 +289,14 @@ def needed(p0, p1, target=0.8):
     return next(n for n in range(1, 5000) if power(n, p0, p1) >= target)
 
 
+def stays_above(p0, p1, target=0.8):
+    """The n from which that chance stays at or above the target, looked for up
+    to twice the n that first reaches it: with whole counts the power dips below
+    the target again after first reaching it."""
+    first = needed(p0, p1, target)
+    return 1 + max(n for n in range(first - 1, 2 * first) if power(n, p0, p1) < target)
+
+
 rows = {}
 for rate, size, p0 in [
     ("selection rate", "patients", P_SELECT),
@@ -316,8 +324,9 @@ for rate, size, p0 in [
     ("TPR", "readmitted", P_REACH),
 ]:
     print(
-        f"{rate}: {size} needed for 0.8 power to detect a halved rate: "
-        f"{needed(p0, p0 / 2)}; largest cell {counts[size].max()}"
+        f"{rate}: {size} needed for 0.8 power to detect a halved rate: first "
+        f"reached at {needed(p0, p0 / 2)}, at or above it from "
+        f"{stays_above(p0, p0 / 2)} on; largest cell {counts[size].max()}"
     )
 zero_enough = next(n for n in range(1, 500) if exact(0, n)[1] < P_REACH)
 print(
@@ -451,6 +460,20 @@ for rate, (index, p, holm, bh) in found.items():
                 f"{rate}: {label[k]} {counts[events][k]}/{counts[size][k]}, "
                 f"p = {pk:.4f}" + (", Holm" if h else "") + (", BH" if b else "")
             )
+index, p_selection, *_ = found["selection rate"]
+p_scipy = np.array(
+    [
+        stats.binomtest(counts["flagged"][k], counts["patients"][k], P_SELECT).pvalue
+        for k in index
+    ]
+)
+print(
+    f"scipy's binomtest (its default two-sided rule) on the {len(index)} selection "
+    f"cells: p smaller than twice the smaller tail in "
+    f"{int((p_scipy < p_selection - 1e-12).sum())}, larger in "
+    f"{int((p_scipy > p_selection + 1e-12).sum())}; p < 0.05 in "
+    f"{int((p_scipy < ALPHA).sum())}"
+)
 
 # %%
 def fit_logistic(X, events, size, ridge=0.0):
@@ -566,16 +589,52 @@ print(
     f"{(drawn_dev >= observed_dev).mean():.3f}"
 )
 
+# How often would these tests notice an interaction as large as the one estimated?
+# Truth: the additive fit with African American men's odds divided by the TPR
+# interaction odds ratio in every age band.
+tpr_or = np.exp(contrast(counts, "reached", "readmitted")[0])
+aa_men = (race_c == 1) & (men_c == 1)
+odds = fitted_tpr / (1 - fitted_tpr)
+odds[aa_men] /= tpr_or
+truth_interaction = odds / (1 + odds)
+POWER_SIMS = 200
+alt_draws = rng_model.binomial(n_tpr, truth_interaction, size=(POWER_SIMS, N_CELLS))
+alt_dev = np.array([deviance(d, n_tpr)[0] for d in alt_draws])
+wald_hits, no_estimate = [], 0
+for d in alt_draws:
+    drawn = pd.DataFrame({"reached": d, "readmitted": n_tpr})
+    try:
+        with np.errstate(over="ignore"):
+            log_or_d, half_d, *_ = contrast(drawn, "reached", "readmitted")
+    except np.linalg.LinAlgError:  # no finite estimate (no man reached)
+        log_or_d, half_d = np.nan, np.nan
+    no_estimate += not np.isfinite(log_or_d + half_d)
+    wald_hits.append(abs(log_or_d) > half_d)  # no estimate: False here
+print(
+    f"power against an interaction of {tpr_or:.2f} (African American men's odds "
+    f"divided by it in every band), {POWER_SIMS} draws: the deviance test (above "
+    f"the 95th percentile of the draws from the additive model) "
+    f"{(alt_dev > np.quantile(drawn_dev, 0.95)).mean():.2f}; the interaction's "
+    f"Wald test {np.mean(wald_hits):.2f}, or "
+    f"{(np.sum(wald_hits) + no_estimate) / POWER_SIMS:.2f} if the {no_estimate} "
+    "draws without a finite estimate count as detected"
+)
+
 # %%
-def lowest(reached, readmitted, minimum):
+def lowest(reached, readmitted, minimum, rng=None):
     """Lowest TPR among cells with at least `minimum` readmitted, per data set
-    (rows of `reached`), and the cell (first of any tie)."""
+    (rows of `reached`), and its cell: the first of any tie, or with `rng` one of
+    the tied cells drawn at random."""
     readable = readmitted >= minimum
     tpr = np.where(readable, reached / np.maximum(readmitted, 1), np.inf)
-    return tpr.min(axis=-1), tpr.argmin(axis=-1)
+    low = tpr.min(axis=-1)
+    if rng is None:
+        return low, tpr.argmin(axis=-1)
+    tied = np.isclose(tpr, np.expand_dims(low, -1))
+    return low, (rng.random(tpr.shape) * tied).argmax(axis=-1)
 
 
-rows = {}
+rows, found_truly = {}, {}
 rng_worst = np.random.default_rng(26)
 truth_additive = np.clip(fitted_tpr, 0, 1)
 for minimum in [10, 30]:
@@ -589,9 +648,11 @@ for minimum in [10, 30]:
     # world 1: every cell's TPR equal (the readmitted-flagged shuffled over cells)
     equal, _ = lowest(noise["TPR"], n_tpr, minimum)
     # world 2: every cell at the additive model's TPR; the lowest estimate against
-    # the true TPR of the cell it picked
+    # the true TPR of the cell it picked (a tie for lowest broken at random)
     draws = rng_worst.binomial(n_tpr, truth_additive, size=(SIMS, N_CELLS))
-    picked_rate, picked = lowest(draws, n_tpr, minimum)
+    picked_rate, picked = lowest(draws, n_tpr, minimum, rng_worst)
+    truly_lowest = np.argmin(np.where(n_tpr >= minimum, truth_additive, np.inf))
+    found_truly[minimum] = (picked == truly_lowest).mean()
     rows[minimum] = {
         "cells": int((n_tpr >= minimum).sum()),
         "lowest TPR": f"{seen:.3f} [{float(lo):.3f}, {float(hi):.3f}]",
@@ -624,31 +685,39 @@ def spread(reached):
 print(
     f"spread of the {int(keep.sum())} cells' TPRs (chi-square against equal TPRs): "
     f"{spread(k_tpr):.1f}; share of the shuffled data sets as large "
-    f"{(spread(noise['TPR']) >= spread(k_tpr)).mean():.3f}"
+    f"{(spread(noise['TPR']) >= spread(k_tpr)).mean():.3f}; above the 95th "
+    f"percentile of the shuffled data sets in "
+    f"{(spread(alt_draws) > np.quantile(spread(noise['TPR']), 0.95)).mean():.2f} "
+    f"of the draws with the interaction of {tpr_or:.2f}"
+)
+print(
+    "additive world: the search picks the cell whose true TPR is lowest in "
+    + " and ".join(f"{share:.3f} (minimum {m})" for m, share in found_truly.items())
+    + " of the data sets"
 )
 
 # %%
+from faircode.data import stratified_split
 from faircode.metrics import over_resplits
-from sklearn.model_selection import train_test_split
 
 
-def audit_split(seed):
-    """The audit's split recipe (a fifth of the patients tested, stratified on the
-    outcome) with another seed: sorted training and test positions."""
-    parts = train_test_split(
-        np.arange(len(y_all)),
-        test_size=data.manifest.test_size,
-        stratify=y_all,
-        random_state=seed,
-    )
-    return tuple(np.sort(part) for part in parts)
+def tie_label(counts, minimum):
+    """The lowest TPR among cells with `minimum` readmitted: the first cell in
+    table order, its count, and how many more cells share that TPR."""
+    tied, _ = naive_worst(counts, minimum)
+    k = tied[0]
+    more = f" and {len(tied) - 1} more" if len(tied) > 1 else ""
+    return f"{label[k]} {counts['reached'][k]}/{counts['readmitted'][k]}{more}"
 
 
 SEEDS = range(data.random_state, data.random_state + 10)  # the audit's split first
 first_worst = int(lowest(k_tpr, n_tpr, 10)[1])
 rows, log_ors = {}, []
+lowest_cells = {10: ([], set()), 30: ([], set())}  # first of any tie; every tied cell
 for seed in SEEDS:
-    train_s, test_s = audit_split(seed)
+    train_s, test_s = stratified_split(
+        y_all, test_size=data.manifest.test_size, random_state=seed
+    )
     if seed == data.random_state:  # the audit's own split and model, as above
         assert np.array_equal(test_s, test)
         score_s, flag_s = score, flag
@@ -681,8 +750,10 @@ for seed in SEEDS:
     )
     row = {"split seed": seed}
     for minimum in [10, 30]:
-        rate, where = lowest(k_s, n_s, minimum)
-        row[f"lowest TPR, {minimum}+"] = f"{label[where]} {k_s[where]}/{n_s[where]}"
+        row[f"lowest TPR, {minimum}+"] = tie_label(split_counts, minimum)
+        tied, _ = naive_worst(split_counts, minimum)
+        lowest_cells[minimum][0].append(tied[0])
+        lowest_cells[minimum][1].update(tied)
     row.update(
         {
             "TPR interaction OR": f"{np.exp(log_or):.2f} "
@@ -700,10 +771,6 @@ for seed in SEEDS:
     )
     rows[seed] = row
 resplits = pd.DataFrame(rows.values()).set_index("split seed")
-distinct = {
-    m: resplits[f"lowest TPR, {m}+"].str.rsplit(" ", n=1).str[0].nunique()
-    for m in [10, 30]
-}
 print(
     f"the audit's split (seed {data.random_state}) and {len(SEEDS) - 1} more, "
     "same recipe"
@@ -711,8 +778,12 @@ print(
 show(resplits.iloc[:, :3])
 show(resplits.iloc[:, 3:])
 print(
-    f"different cells with the lowest TPR over the {len(SEEDS)} splits: "
-    f"{distinct[10]} (10+ readmitted), {distinct[30]} (30+)"
+    f"different cells lowest or tied for lowest over the {len(SEEDS)} splits: "
+    + ", ".join(
+        f"{len(every)} ({minimum}+ readmitted; {len(set(first))} if a tie goes to "
+        "the first cell in table order)"
+        for minimum, (first, every) in lowest_cells.items()
+    )
 )
 mean_or = over_resplits(log_ors, n_test=len(test), n_train=len(data.idx_train))
 print(
@@ -721,3 +792,176 @@ print(
     f"[{np.exp(mean_or.lower):.2f}, {np.exp(mean_or.upper):.2f}]; above 1 in "
     f"{mean_or.positive} of {len(log_ors)}"
 )
+
+# %%
+from sklearn.model_selection import StratifiedKFold
+
+N_FOLDS = round(1 / data.manifest.test_size)  # folds the size of the audit's test set
+
+
+def out_of_fold(fold_seed):
+    """Every patient's score from an S2 model fitted on the other folds (folds
+    stratified on the outcome), and the programme's flags: the top 10% of each
+    fold, a cohort the size of the audit's test patients."""
+    score_o, flag_o = np.zeros(len(y_all)), np.zeros(len(y_all), int)
+    folds = StratifiedKFold(N_FOLDS, shuffle=True, random_state=fold_seed)
+    for train_f, test_f in folds.split(np.zeros(len(y_all)), y_all):
+        score_o[test_f], flag_o[test_f] = flag_patients(
+            train_f, test_f, data.random_state
+        )
+    return score_o, flag_o
+
+
+STRATUM_C = band_c + N_BANDS * men_c  # age band x gender, per cell
+
+
+def race_given_age_gender(counts):
+    """Selection: likelihood-ratio test of race given age band x gender (chi-square
+    on 5 df), and each race's flagged count against the count its patients' age
+    bands and genders predict, with an exact Poisson 95% interval for the ratio."""
+    k, n = counts["flagged"].to_numpy(float), counts["patients"].to_numpy(float)
+    base = [np.ones(N_CELLS)] + dummies(STRATUM_C, range(2 * N_BANDS))
+    full = base + dummies(race_c, range(len(RACES)))
+
+    def loglik(columns):
+        X = np.column_stack(columns)
+        beta, _ = fit_logistic(X, k, n)
+        eta = (X @ beta)[n > 0]
+        return (k[n > 0] * eta - n[n > 0] * np.logaddexp(0, eta)).sum()
+
+    lr = 2 * (loglik(full) - loglik(base))
+    rate = np.bincount(STRATUM_C, k, 2 * N_BANDS) / np.bincount(
+        STRATUM_C, n, 2 * N_BANDS
+    )
+    seen = np.bincount(race_c, k, len(RACES))
+    expected = np.bincount(race_c, n * rate[STRATUM_C], len(RACES))
+    low = stats.chi2.ppf(0.025, 2 * seen) / 2 / expected
+    high = stats.chi2.ppf(0.975, 2 * seen + 2) / 2 / expected
+    return stats.chi2.sf(lr, len(RACES) - 1), seen, expected, low, high
+
+
+def summary(counts, flag_, y_, cell_, rng, tpr_noise=None, band_noise=None):
+    """The questions the page asks of one set of scored patients (the noise data
+    sets drawn unless given)."""
+    kn = cell_ >= 0
+    p_reach = flag_[kn & (y_ == 1)].mean()
+    k, n = counts["reached"].to_numpy(), counts["readmitted"].to_numpy()
+    first, stays = needed(p_reach, p_reach / 2), stays_above(p_reach, p_reach / 2)
+    kept = n >= MIN_COUNT
+    p = p_central(k[kept], n[kept], p_reach)
+    if tpr_noise is None:
+        tpr_noise = rng.multivariate_hypergeometric(n, int(k.sum()), size=SIMS)
+    noise_hits = (p_central(tpr_noise[:, kept], n[kept], p_reach) < ALPHA).sum(axis=1)
+    # selection against each cell's own age band, noise shuffled within the band
+    kf, nf = counts["flagged"].to_numpy(), counts["patients"].to_numpy()
+    band_k, band_n = np.bincount(band_c, kf, N_BANDS), np.bincount(band_c, nf, N_BANDS)
+    kept_f = nf >= MIN_COUNT
+    p0 = (band_k / band_n)[band_c][kept_f]
+    p_band = p_central(kf[kept_f], nf[kept_f], p0)
+    if band_noise is None:
+        band_noise = np.zeros((SIMS, N_CELLS), int)
+        for b in range(N_BANDS):
+            band_noise[:, band_c == b] = rng.multivariate_hypergeometric(
+                nf[band_c == b], int(band_k[b]), size=SIMS
+            )
+    band_hits = (p_central(band_noise[:, kept_f], nf[kept_f], p0) < ALPHA).sum(axis=1)
+    odds = {}
+    for rate, events, size in [
+        ("TPR", "reached", "readmitted"),
+        ("selection", "flagged", "patients"),
+    ]:
+        log_or, half, *_ = contrast(counts, events, size)
+        odds[rate] = (
+            f"{np.exp(log_or):.2f} [{np.exp(log_or - half):.2f}, "
+            f"{np.exp(log_or + half):.2f}]"
+        )
+    worst = int(np.flatnonzero(label == label[first_worst])[0])
+    return {
+        "patients in the cells": f"{int(kn.sum()):,}",
+        "readmitted, flagged (TPR)": f"{n.sum():,}, {k.sum():,} ({p_reach:.3f})",
+        "readmitted for 0.8 power, halved TPR": f"first {first}, from {stays} on",
+        "cells with 30+ readmitted": f"{int(kept.sum())}",
+        "cells that large (first, from on)": f"{int((n >= first).sum())}, "
+        f"{int((n >= stays).sum())}",
+        "largest cell, readmitted": f"{n.max()}",
+        "TPR cells p < 0.05 (Holm)": f"{int((p < ALPHA).sum())} "
+        f"({int((holm_adjusted(p) < ALPHA).sum())})",
+        "TPR, noise: mean, share as many": f"{noise_hits.mean():.2f}, "
+        f"{(noise_hits >= (p < ALPHA).sum()).mean():.3f}",
+        "lowest TPR, 10+": tie_label(counts, 10),
+        "lowest TPR, 30+": tie_label(counts, 30),
+        f"{label[worst]}": f"{k[worst]}/{n[worst]}, p = "
+        f"{float(p_central(k[worst], n[worst], p_reach)):.3f}",
+        "TPR interaction OR": odds["TPR"],
+        "selection interaction OR": odds["selection"],
+        "selection vs age band p < 0.05 (noise)": f"{int((p_band < ALPHA).sum())} of "
+        f"{int(kept_f.sum())} ({band_hits.mean():.2f})",
+        "race given age band x gender, p": f"{race_given_age_gender(counts)[0]:.4f}",
+    }
+
+
+rng_cf = np.random.default_rng(27)
+score_oof, flag_oof = out_of_fold(data.random_state)
+counts_oof = cell_counts(cell_all, y_all, flag_oof, score_oof)
+both = pd.DataFrame(
+    {
+        "audit's split (test fifth)": summary(
+            counts,
+            flag,
+            y,
+            cell,
+            rng_cf,
+            noise["TPR"],
+            noise["selection vs age band"],
+        ),
+        "all patients, out of fold": summary(
+            counts_oof, flag_oof, y_all, cell_all, rng_cf
+        ),
+    }
+)
+both.index.name = "question"
+print(
+    f"the audit's test patients, and every patient scored out of fold "
+    f"({N_FOLDS} folds, each ranked by a model fitted on the others, the top "
+    f"{CAPACITY:.0%} of each fold flagged)"
+)
+show(both)
+rows = {}
+for name, c in [("split", counts), ("all patients", counts_oof)]:
+    _, seen, expected, low, high = race_given_age_gender(c)
+    for r, race in enumerate(RACES.values()):
+        rows.setdefault(race, {})[f"{name}: flagged"] = (
+            f"{int(seen[r])} of {expected[r]:.1f}"
+        )
+        rows[race][f"{name}: ratio"] = (
+            f"{seen[r] / expected[r]:.2f} [{low[r]:.2f}, {high[r]:.2f}]"
+        )
+by_race = pd.DataFrame(rows).T
+by_race.index.name = "race"
+print(
+    "selection by race against what its patients' age bands and genders predict: "
+    "flagged of expected, ratio [exact Poisson 95%]"
+)
+show(by_race)
+log_or, half, *_ = contrast(counts_oof, "reached", "readmitted")
+se = half / stats.norm.ppf(0.975)
+times = ((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * se / log_or) ** 2
+print(
+    f"an interaction odds ratio of {np.exp(log_or):.2f} would need about "
+    f"{times:.1f} times these {len(y_all):,} patients for 0.8 power (Wald test)"
+)
+for fold_seed in [data.random_state + 1, data.random_state + 2]:
+    s_o, f_o = out_of_fold(fold_seed)
+    c_o = cell_counts(cell_all, y_all, f_o, s_o)
+    p_race, seen, expected, low, high = race_given_age_gender(c_o)
+    lo_or, hf, *_ = contrast(c_o, "reached", "readmitted")
+    ratios = "; ".join(
+        f"{race} {seen[r] / expected[r]:.2f} [{low[r]:.2f}, {high[r]:.2f}]"
+        for r, race in enumerate(RACES.values())
+        if race in ["Asian", "not recorded"]
+    )
+    print(
+        f"folds drawn with seed {fold_seed}: race given age band x gender p = "
+        f"{p_race:.4f}; {ratios}; TPR interaction {np.exp(lo_or):.2f} "
+        f"[{np.exp(lo_or - hf):.2f}, {np.exp(lo_or + hf):.2f}]"
+    )
