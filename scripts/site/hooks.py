@@ -33,6 +33,7 @@ from scripts.site._links import unlink_missing_pages  # noqa: E402
 from scripts.site._outputs import frame_outputs, point_to_folds, short_alt  # noqa: E402
 from scripts.site._archive import build_archive  # noqa: E402
 from scripts.site._files import write_bytes_if_changed  # noqa: E402
+from scripts.site._notebook_pages import digest, lighten  # noqa: E402
 from scripts.site._notebooks import ARCHIVE_NAME, RUN_COMMAND, notebook_for_page, stage_notebook  # noqa: E402
 from scripts.site._pages import (THEMES, PageMetadataError, aliases, load_audits, load_explainers,  # noqa: E402
                                  review_date)
@@ -95,11 +96,14 @@ def on_files(files: Files, config) -> Files:
                 coded[page.src_uri] = (page.title, page.script_uri)
         for path in layout.audit_data(audit.path):  # the data the checksums describe, for download
             _add(files, config, path.relative_to(root).as_posix(), root, paths)
+    figures = []  # (source path, File) of every published figure: notebook pages link them (on_post_page)
     for folder in layout.page_folders(root):
         for sub in (layout.FIGURES, layout.CODE):
             for path in sorted((root / folder / sub).glob("*")):
                 if path.is_file() and (path.suffix in _IMAGE_SUFFIXES or (sub == "code" and path.suffix == ".py")):
-                    _add(files, config, path.relative_to(root).as_posix(), root, paths)
+                    added = _add(files, config, path.relative_to(root).as_posix(), root, paths)
+                    if sub == layout.FIGURES and path.suffix == ".png":
+                        figures.append((path, added))
         # Files a page's code published (an HTML report), served as they are: <folder>/reports/<slug>/<name>.
         for path in sorted((root / folder / layout.REPORTS).glob("*/*")):
             if path.is_file() and path.suffix in layout.REPORT_SUFFIXES:
@@ -129,7 +133,8 @@ def on_files(files: Files, config) -> Files:
     if any(a.pages for a in audits):  # the audits' overview, where the Audits tab lands
         files.append(File.generated(config, AUDITS_URI, content=_audits_overview_markdown(audits)))
     config.nav = _navigation(explainers, audits)
-    _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts, paths=paths,
+    _STATE.update(root=root, explainers=explainers, audits=audits, scripts=scripts, paths=paths, figures=figures,
+                  figure_urls=None,
                   audit_dirs={a.name: a.path for a in audits})
     return files
 
@@ -371,6 +376,29 @@ def on_page_context(context, page, config, nav):
         if names:
             page.meta["tags"] = [*(page.meta.get("tags") or []), *names]
     return context
+
+
+def on_post_page(output: str, page, config) -> str:
+    """A notebook page links the site's own figure files and one shared stylesheet instead of inlining them
+    (scripts/site/_notebook_pages.py): from about 1.5 MB a page to a fraction of it."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return output
+    if _STATE.get("figure_urls") is None:
+        _STATE["figure_urls"] = {digest(path.read_bytes()): file.url for path, file in _STATE.get("figures", ())}
+
+    def figure_url(png: bytes):
+        url = _STATE["figure_urls"].get(digest(png))
+        return get_relative_url(url, page.url) if url else None
+
+    def stylesheet_url(css: str) -> str:
+        data = css.encode("utf-8")
+        uri = f"assets/notebook-{digest(data)[:12]}.css"
+        target = pathlib.Path(config.site_dir) / uri
+        write_bytes_if_changed(target, data)
+        target.chmod(0o644)  # readable by the web server, like the files mkdocs copies
+        return get_relative_url(uri, page.url)
+
+    return lighten(output, figure_url, stylesheet_url)
 
 
 def on_post_build(config):

@@ -145,6 +145,10 @@ def test_the_notebook_holds_prose_code_and_recorded_outputs(fixture_site):
     # On the site the notebook page shows the output; search leaves notebook pages out.
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert "0.400" in page
+    # The notebook page links one shared stylesheet instead of inlining JupyterLab's (about 0.6 MB a page).
+    sheets = sorted((site / "assets").glob("notebook-*.css"))
+    assert len(sheets) == 1 and f'href="../../../assets/{sheets[0].name}"' in page
+    assert sheets[0].stat().st_mode & 0o777 == 0o644 and len(sheets[0].read_bytes()) > 100_000
     # No navigation sidebar beside a notebook page (it is not in the navigation); the explainer keeps its own.
     assert 'data-md-type="navigation" hidden' in page
     assert 'data-md-type="navigation" hidden' not in (site / PAGE).read_text(encoding="utf-8")

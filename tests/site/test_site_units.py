@@ -346,3 +346,22 @@ def test_text_laid_out_in_columns_keeps_its_lines_and_sentences_wrap():
     framed = frame_outputs(page)
     assert "``` { .text .no-copy .fc-aligned }\ngroup   rate" in framed
     assert "``` { .text .no-copy }\nThe gap is" in framed
+
+
+def test_a_notebook_page_links_the_published_figure_and_a_shared_stylesheet(tmp_path):
+    from scripts.site._notebook_pages import digest, lighten
+
+    figure = (ROOT / "tests/site/fixtures/root/explainers/figures/fixture-selection-rate-1.png").read_bytes()
+    inline = "data:image/png;base64," + base64.b64encode(figure).decode()
+    other = "data:image/png;base64," + base64.b64encode(b"\x89PNG not published").decode()
+    css = "/* JupyterLab */" + "x" * 5000
+    page = (f"<head><style>{css}</style><style>small {{}}</style></head><body><style>{css}</style>"
+            f'<a href="{inline}"><img src="{inline}"></a><img src="{other}"></body>')
+    stored = {}
+    published = {digest(figure): "../../figures/a-1.png"}
+    out = lighten(page, lambda png: published.get(digest(png)),
+                  lambda text: stored.setdefault("css", text) and "../../assets/notebook.css")
+    assert out.count('"../../figures/a-1.png"') == 2 and other in out  # an unpublished image stays inline
+    assert out.count('<link rel="stylesheet" href="../../assets/notebook.css">') == 1
+    assert "<style>small {}</style>" in out and "JupyterLab" not in out
+    assert stored["css"] == css + "\n" + css
