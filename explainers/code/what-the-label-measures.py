@@ -286,6 +286,102 @@ print("African American - Caucasian, share flagged at 10%, ten splits")
 show(pd.DataFrame(rows).set_index(["measure", "rule"]))
 
 # %%
+from sklearn.model_selection import StratifiedKFold
+from faircode.metrics import resample_counts, resampled_gap
+
+
+def shared_top(s, share):
+    """The top `share` of `s`; patients tied at the cut each get the same fraction
+    of the places left (the rule's expected flag, with no lottery)."""
+    k = int(round(share * len(s)))
+    cut = np.sort(s)[::-1][k - 1]
+    above, at = s > cut, s == cut
+    return above + at * (k - above.sum()) / at.sum()
+
+
+# Each patient's score from the model fitted on the other four fifths (5 folds).
+folds = list(
+    StratifiedKFold(5, shuffle=True, random_state=data.random_state).split(
+        X, LABELS["30-day"]
+    )
+)
+out_of_fold = {}
+for name in ["30-day", "any readmission"]:
+    out_of_fold[name] = np.zeros(len(raw))
+    for tr, te in folds:
+        model = build_model("logistic_regression", data.random_state)
+        model.fit(X[tr], LABELS[name][tr])
+        out_of_fold[name][te] = model.predict_proba(X[te])[:, 1]
+all_scores = {
+    **out_of_fold,
+    "prior use": visits.to_numpy(dtype=float),
+    "conditions": conditions.astype(float),
+    "conditions, no hypertension": (conditions - has["hypertension"]).astype(float),
+}
+all_flags = {rule: shared_top(s, CAPACITY) for rule, s in all_scores.items()}
+N_ALL = 200
+rows, resamples = [], {}
+for attribute, (group, reference) in COMPARE.items():
+    values = GROUPS[attribute].to_numpy()
+    pair = np.isin(values, [group, reference])
+    member = values[pair] == group
+    resamples[attribute] = resample_counts(int(pair.sum()), N_ALL, random_state=0)
+    gaps = {
+        rule: (
+            resampled_gap(np.ones((1, pair.sum())), f[pair], f[pair], member)[0],
+            resampled_gap(resamples[attribute], f[pair], f[pair], member),
+        )
+        for rule, f in all_flags.items()
+        if attribute == "race" or rule != "conditions, no hypertension"
+    }
+    for rule, (estimate, resampled) in gaps.items():
+        change = (estimate - gaps["30-day"][0], resampled - gaps["30-day"][1])
+        rows.append(
+            {
+                "gap": f"{group} - {reference}",
+                "rule": rule,
+                "flagged gap": paired(estimate, resampled),
+                "change from 30-day": "" if rule == "30-day" else paired(*change),
+            }
+        )
+print(
+    f"All {len(raw):,} patients, the models' scores out of fold (5 folds), patients "
+    f"tied at a cut sharing its places; gaps in the share flagged at 10%, paired "
+    f"bootstrap 95% ({N_ALL} resamples, scores held fixed)"
+)
+show(pd.DataFrame(rows).set_index(["gap", "rule"]))
+
+# The conditions rule with one condition at a time left off the list.
+values = GROUPS["race"].to_numpy()
+pair = np.isin(values, COMPARE["race"])
+member = values[pair] == "African American"
+full = all_flags["conditions"][pair]
+full_gap = resampled_gap(resamples["race"], full, full, member)
+rows = []
+for name, h in has.items():
+    f = shared_top((conditions - h).astype(float), CAPACITY)[pair]
+    estimate = resampled_gap(np.ones((1, pair.sum())), f, f, member)[0]
+    resampled = resampled_gap(resamples["race"], f, f, member)
+    rows.append(
+        {
+            "left off the list": name,
+            "flagged gap": paired(estimate, resampled),
+            "change from full list": paired(
+                estimate
+                - resampled_gap(np.ones((1, pair.sum())), full, full, member)[0],
+                resampled - full_gap,
+            ),
+        }
+    )
+table = pd.DataFrame(rows).set_index("left off the list")
+order = table["change from full list"].str.split().str[0].astype(float).sort_values()
+print(
+    "Conditions rule on all patients with one condition left off the list: African "
+    f"American - Caucasian gap at 10%, paired bootstrap 95% ({N_ALL} resamples)"
+)
+show(table.loc[order.index])
+
+# %%
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(3, 1, figsize=(7.2, 8), sharex=True)
@@ -463,63 +559,126 @@ print(
 show(pd.DataFrame(rows).set_index("gap"))
 
 # %%
-race_test = GROUPS["race"].to_numpy()[test]
-pair = np.isin(race_test, ["African American", "Caucasian"])
+KINDS = {
+    "outpatient": "number_outpatient",
+    "emergency": "number_emergency",
+    "inpatient": "number_inpatient",
+}
+rows = []
+for attribute in ["race", "payer"]:
+    group, reference = COMPARE[attribute]
+    values = GROUPS[attribute].to_numpy()
+    pair = np.isin(values, [group, reference])
+    member = values[pair] == group
+    if attribute not in resamples:
+        resamples[attribute] = resample_counts(int(pair.sum()), N_ALL, random_state=0)
+    for kind, column in KINDS.items():
+        count = raw[column].to_numpy()
+        used = (count > 0).astype(int)
+        g = conditional_gaps(
+            used[pair],
+            used[pair],
+            sensitive_features={attribute: values[pair]},
+            strata=STRATA["+ same fifth of file"][pair],
+            reference=reference,
+            n_boot=N_ALL,
+        ).iloc[0]
+        f = shared_top(count.astype(float), CAPACITY)[pair]
+        rows.append(
+            {
+                "gap": f"{group} - {reference}",
+                "visits in the year before": kind,
+                "share with any": " vs ".join(
+                    f"{used[values == v].mean():.3f}" for v in (group, reference)
+                ),
+                "pooled": signed(*g[["pooled", "pooled_lower", "pooled_upper"]]),
+                "same need, age, fifth": signed(
+                    *g[["conditional", "conditional_lower", "conditional_upper"]]
+                ),
+                "ranked on the count: flagged gap": paired(
+                    resampled_gap(np.ones((1, pair.sum())), f, f, member)[0],
+                    resampled_gap(resamples[attribute], f, f, member),
+                ),
+            }
+        )
+print(
+    "Each kind of visit in the year before, all patients: gap in the share with any, "
+    f"and in the share flagged at 10% when ranked on its count (ties sharing places); "
+    f"bootstrap 95% ({N_ALL} resamples)"
+)
+show(pd.DataFrame(rows).set_index(["gap", "visits in the year before"]))
+
+# %%
+race_all = GROUPS["race"].to_numpy()
+pair = np.isin(race_all, ["African American", "Caucasian"])
 rows = []
 for rule in ["30-day", "any readmission"]:
-    tenth_of_scores = pd.qcut(scores[rule], 10, labels=False)
-    table = conditional_gaps(
-        LABELS["2+ conditions"][test][pair],
-        LABELS["9+ diagnoses"][test][pair],
-        sensitive_features={"race": race_test[pair]},
-        strata=tenth_of_scores[pair],
+    tenth_of_scores = pd.qcut(out_of_fold[rule], 10, labels=False)
+    strata = {
+        "same score tenth": pd.Series(tenth_of_scores),
+        "+ same fifth of file": pd.DataFrame(
+            {"score": tenth_of_scores, "fifth": fifth}
+        ),
+    }
+    found = {}
+    for strata_name, s in strata.items():
+        # conditional_gaps measures two labels in one call (base rate, selection rate).
+        table = conditional_gaps(
+            LABELS["2+ conditions"][pair],
+            LABELS["9+ diagnoses"][pair],
+            sensitive_features={"race": race_all[pair]},
+            strata=s[pair],
+            reference="Caucasian",
+            metrics=["base_rate", "selection_rate"],
+            n_boot=N_ALL,
+        ).droplevel(0)
+        found[strata_name] = table
+    top = pair & (tenth_of_scores == 9)
+    top_table = conditional_gaps(
+        LABELS["2+ conditions"][top],
+        LABELS["9+ diagnoses"][top],
+        sensitive_features={"race": race_all[top]},
+        strata=np.zeros(top.sum()),
         reference="Caucasian",
         metrics=["base_rate", "selection_rate"],
-        n_boot=N_BOOT,
-    ).droplevel(0)
-    # The same, also within each fifth of the file by encounter_id.
-    h = conditional_gaps(
-        LABELS["2+ conditions"][test][pair],
-        LABELS["9+ diagnoses"][test][pair],
-        sensitive_features={"race": race_test[pair]},
-        strata=pd.DataFrame({"score": tenth_of_scores, "fifth": fifth[test]})[pair],
-        reference="Caucasian",
-        metrics=["base_rate", "selection_rate"],
-        n_boot=N_BOOT,
+        n_boot=N_ALL,
     ).droplevel(0)
     for metric, name in (
         ("base_rate", "2+ conditions"),
         ("selection_rate", "9+ diagnoses"),
     ):
-        g = table.loc[metric]
+        g = found["same score tenth"].loc[metric]
         rows.append(
             {
                 "model's score": rule,
                 "need proxy": name,
                 "pooled": signed(*g[["pooled", "pooled_lower", "pooled_upper"]]),
-                "same score tenth": signed(
-                    *g[["conditional", "conditional_lower", "conditional_upper"]]
-                ),
-                "+ same fifth of file": signed(
-                    *h.loc[
-                        metric,
-                        ["conditional", "conditional_lower", "conditional_upper"],
-                    ]
+                **{
+                    k: signed(
+                        *t.loc[
+                            metric,
+                            ["conditional", "conditional_lower", "conditional_upper"],
+                        ]
+                    )
+                    for k, t in found.items()
+                },
+                "top score tenth only": signed(
+                    *top_table.loc[metric, ["pooled", "pooled_lower", "pooled_upper"]]
                 ),
             }
         )
 print(
-    "African American - Caucasian test patients, share with each need proxy; "
-    "bootstrap 95%"
+    "African American - Caucasian, all patients, the models' scores out of fold: "
+    f"share with each need proxy; bootstrap 95% ({N_ALL} resamples)"
 )
 show(pd.DataFrame(rows).set_index(["model's score", "need proxy"]))
 
 # Along the file: each fifth's share of African American patients (among them and
 # Caucasian patients) and of patients with each label, all patients, 95% Wilson.
-race_all = GROUPS["race"].to_numpy()
-both = np.isin(race_all, ["African American", "Caucasian"])
 columns = {
-    "African American share": (race_all == "African American", both),
+    "African American share": (race_all == "African American", pair),
+    "payer not recorded": (raw["payer_code"].to_numpy() == "?", slice(None)),
+    "prior use": (LABELS["prior use"], slice(None)),
     "any readmission": (LABELS["any readmission"], slice(None)),
     "9+ diagnoses": (LABELS["9+ diagnoses"], slice(None)),
 }
@@ -535,6 +694,11 @@ for name, (values, rows_in) in columns.items():
     table[name] = [interval(*row) for row in r[["rate", "lower", "upper"]].to_numpy()]
 print("Each fifth of the file by encounter_id, 95% Wilson")
 show(pd.DataFrame(table, index=pd.Index(range(1, 6), name="fifth")))
+diagnoses = raw["number_diagnoses"].to_numpy()
+print(
+    f"Patients with more than 9 diagnoses: {(diagnoses > 9).sum()} of {len(raw):,}, "
+    "by fifth: " + ", ".join(str((diagnoses[fifth == k] > 9).sum()) for k in range(5))
+)
 
 # %%
 from scipy.stats import norm
