@@ -8,7 +8,8 @@ here:
 - the views and thresholds of one audit share one set of resamples (``_counts``);
 - a gap involving a rate with few events gets an interval all the same, from the two rates' exact intervals
   (``_exact_gap``), where ``faircode.metrics.format_gaps`` shows none;
-- a bootstrap p-value per gap and Holm's flags over all the gaps compared, and the count of those comparisons;
+- a p-value per gap (large-sample, free of the bootstrap's seed, without weights) and Holm's flags over the
+  distinct gaps compared (a TPR gap and its FNR gap are one), and the count of those comparisons;
 - the four-fifths reading of the selection ratio, AUC and calibration per group, conditional gaps over strata.
 """
 from __future__ import annotations
@@ -137,22 +138,32 @@ def _exact_gap(ev, ref: int, confidence: float):
 
 
 def _p_values(ev, ref: int) -> np.ndarray:
-    """Two-sided p-value of each cell's gap to the reference (difference 0) on a normal scale: the gap over the
-    standard deviation of its paired resamples, 2 * (1 - Phi(|z|)). Not a count of resamples beyond 0, whose
-    smallest value, 2 / (n_boot + 1), is too coarse for Holm's correction over hundreds of comparisons (at
-    n_boot 1000 nothing could pass once more than 25 gaps are compared); this one goes as low as the gap's size
-    over its spread puts it. NaN when the gap is undefined or its resamples do not vary."""
+    """Two-sided p-value of each cell's gap to the reference (difference 0) on a normal scale, 2 * (1 - Phi(|z|)).
+
+    Without weights, z is the gap over its large-sample standard error, sqrt(p1 (1 - p1) / n1 + p0 (1 - p0) / n0)
+    (the rows of two groups of a column are disjoint), so the p-value, and with it Holm's flags, does not depend
+    on the bootstrap's seed: with the SD of 1,000 paired resamples (about 2% Monte Carlo error) a gap on Holm's
+    edge passed under some seeds and failed under others. With weights, z is the gap over the standard deviation
+    of its paired resamples. Not a count of resamples beyond 0, whose smallest value, 2 / (n_boot + 1), is too
+    coarse for Holm's correction over hundreds of comparisons. NaN when the gap is undefined or has no spread."""
     from scipy.stats import norm
 
-    diff = ev.boot - ev.boot[:, ref:ref + 1, :]
-    valid = ~np.isnan(diff)
-    n = valid.sum(axis=0)
+    gap = ev.rates - ev.rates[ref:ref + 1, :]
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a gap undefined in every resample: NaN
-        se = np.nanstd(np.where(valid, diff, np.nan), axis=0, ddof=1) if diff.shape[0] > 1 else np.full(n.shape, np.nan)
-        z = (ev.rates - ev.rates[ref:ref + 1, :]) / se
+        if not ev.tallies.weighted:
+            variance = safe_divide(ev.rates * (1 - ev.rates), ev.counts)
+            se = np.sqrt(variance + variance[ref:ref + 1, :])
+        elif ev.boot is not None and ev.boot.shape[0] > 1:
+            diff = ev.boot - ev.boot[:, ref:ref + 1, :]
+            valid = ~np.isnan(diff)
+            se = np.nanstd(np.where(valid, diff, np.nan), axis=0, ddof=1)
+            se = np.where(valid.sum(axis=0) > 1, se, np.nan)
+        else:
+            return np.full(gap.shape, np.nan)
+        z = gap / se
     p = 2 * norm.sf(np.abs(z))
-    return np.where((n > 1) & (se > 0), p, np.nan)
+    return np.where(se > 0, p, np.nan)
 
 
 FOUR_FIFTHS_DIRECTIONS = (
@@ -230,7 +241,7 @@ def _gap_rows(view, ev, ref, threshold, confidence):
         picked = values[cell_pos, metric_pos]
         table[column] = np.where(few, picked, table[column]) if has_boot else picked
     table["interval"] = np.where(few | (not has_boot), "exact (combined)", "bootstrap (paired)")
-    table["p_value"] = _p_values(ev, ref)[cell_pos, metric_pos] if has_boot else np.nan
+    table["p_value"] = _p_values(ev, ref)[cell_pos, metric_pos]
     table.loc[few, "p_value"] = np.nan
     table.insert(0, "threshold", threshold)
     table.insert(0, "column", view.name)
@@ -426,14 +437,13 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
     gaps = pd.concat(gap_parts, ignore_index=True)
     four_fifths = pd.concat(ff_parts, ignore_index=True)
     _say_what_was_computed(rates, gaps, four_fifths, weighted=w is not None)
-    estimable = ~gaps["too_small"] & gaps["difference"].notna()
-    gaps["holm"] = False
-    gaps.loc[estimable, "holm"] = _holm(gaps.loc[estimable, "p_value"].to_numpy(), 1 - float(confidence))
+    _holm_flags(gaps, 1 - float(confidence))
     report_views = [v for v in views if not v.name.startswith("strata x ")]
     score_tables = {}
     if score is not None:
         weighted = w is not None
-        score_tables["auc"] = pd.concat([_scores.auc_table(hist, v, weighted=weighted, confidence=float(confidence))
+        score_tables["auc"] = pd.concat([_scores.auc_table(hist, v, weighted=weighted, confidence=float(confidence),
+                                                           min_count=min_count)
                                          .assign(column=v.name) for v in report_views], ignore_index=True)
         score_tables["calibration"] = pd.concat(
             [_scores.calibration_table(hist, v, weighted=weighted, confidence=float(confidence),
@@ -458,6 +468,26 @@ def audit(data, *, label: str, groups, score: str | None = None, decision: str |
                        four_fifths=four_fifths,
                        conditional=pd.concat(cond_parts, ignore_index=True) if cond_parts else None,
                        **score_tables)
+
+
+SAME_AS = {"fnr": "tpr"}
+"""Gaps that repeat another one: FNR = 1 - TPR, so a group's FNR gap is minus its TPR gap (same p-value)."""
+
+
+def _holm_flags(gaps: pd.DataFrame, alpha: float) -> None:
+    """Holm's correction over the distinct gaps compared (``counted``): every gap of a group that is not too
+    small, except those that repeat another one (``SAME_AS``), which take the flag of the gap they repeat. Counting
+    a TPR gap and its FNR gap twice would make Holm stricter, and the count of comparisons larger, for nothing."""
+    estimable = ~gaps["too_small"] & gaps["difference"].notna()
+    gaps["counted"] = estimable & ~gaps["metric"].isin(list(SAME_AS))
+    gaps["holm"] = False
+    gaps.loc[gaps["counted"], "holm"] = _holm(gaps.loc[gaps["counted"], "p_value"].to_numpy(), alpha)
+    key = gaps["column"].astype(str) + "\n" + gaps["threshold"].astype(str) + "\n" + gaps["group"].astype(str)
+    for repeat, original in SAME_AS.items():
+        flags = dict(zip(key[gaps["metric"] == original], gaps.loc[gaps["metric"] == original, "holm"]))
+        at = (gaps["metric"] == repeat) & estimable
+        if at.any():
+            gaps.loc[at, "holm"] = [bool(flags.get(k, False)) for k in key[at]]
 
 
 KISH = "Kish effective n"

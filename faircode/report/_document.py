@@ -81,6 +81,16 @@ def gap_cell(row, name="difference") -> Cell:
     return Cell(f"{sign}{_f(value)}", _interval(row[f"{name}_lower"], row[f"{name}_upper"]), note, kind)
 
 
+def _auc_cell(row) -> Cell:
+    """An AUC: too small (fewer than min_count of a class), undefined, or the estimate with DeLong's interval."""
+    if row["too_small"]:
+        side = "positives" if row["positives"] <= row["negatives"] else "negatives"
+        return Cell(f"too small ({side}={row[side]})", kind="small")
+    if math.isnan(row["auc"]):
+        return Cell("undefined", kind="small")
+    return Cell(_f(row["auc"]), _interval(row["lower"], row["upper"]))
+
+
 def _label(column: str, threshold) -> str:
     at = "" if threshold is None or (isinstance(threshold, float) and math.isnan(threshold)) else f", threshold {threshold:g}"
     return f"{column}{at}"
@@ -233,14 +243,15 @@ def build(report, *, docs_url=None, gate=None) -> list[Block]:
     if report.auc is not None:
         _section(blocks, "auc", docs_url)
         blocks.append(Block("p", "ROC AUC per group with DeLong's interval (with weights: the weighted AUC, no "
-                                 "interval). Undefined with fewer than two rows of a class."))
+                                 "interval). Undefined with fewer than two rows of a class; too small (its estimate "
+                                 f"kept in the JSON, not checked by --fail-on) with fewer than {meta['min_count']} "
+                                 "positives or negatives, where DeLong's large-sample interval cannot be read."))
         for column in dict.fromkeys(report.auc["column"]):
             part = report.auc[report.auc["column"] == column]
             table = pd.DataFrame({
                 "positives": part["positives"].astype(str).to_numpy(),
                 "negatives": part["negatives"].astype(str).to_numpy(),
-                "AUC": [Cell("undefined", kind="small") if math.isnan(r["auc"]) else
-                        Cell(_f(r["auc"]), _interval(r["lower"], r["upper"])) for r in part.to_dict("records")],
+                "AUC": [_auc_cell(r) for r in part.to_dict("records")],
             }, index=pd.Index(part["group"].astype(str).to_numpy(), name="group"))
             blocks.append(Block("table", f"{column}: AUC", table=table))
 
@@ -260,8 +271,9 @@ def build(report, *, docs_url=None, gate=None) -> list[Block]:
                         col.append(Cell("no rows", kind="small"))
                         continue
                     r = by.loc[(g, b)]
-                    kind = "small" if r["too_small"] else ""
-                    col.append(Cell(_f(r["observed"]), _interval(r["lower"], r["upper"]), f"(n={r['count']})", kind))
+                    kind, small = ("small", ", too small") if r["too_small"] else ("", "")
+                    col.append(Cell(_f(r["observed"]), _interval(r["lower"], r["upper"]), f"(n={r['count']}{small})",
+                                    kind))
                 cells[str(g)] = col
             table = pd.DataFrame(cells, index=pd.Index(bins, name="score bin"))
             blocks.append(Block("table", f"{column}: observed share of positives by score bin", table=table))

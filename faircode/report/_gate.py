@@ -7,7 +7,8 @@ A condition reads ``<metric> <op> <limit>``: ``fpr_gap > 0.05`` (a group's FPR m
 group's (the ``four_fifths`` table, every group but the highest, the reference included), and
 ``unfavourable_four_fifths_ratio < 0.8`` the same on 1 - selection rate, for a positive prediction that is
 unfavourable. Metric names are read case-insensitively. It is checked for every group of every column (not the reference, nor a group too small to estimate) at
-every threshold.
+every threshold. A group too small (a rate's denominator, or an AUC's positives or negatives, under ``min_count``)
+is never checked, so it can never fail the job: both messages count those estimates.
 
 ``when="interval"`` (the default) fails only when the whole interval lies beyond the limit: the data show the
 gap is over 0.05. ``when="point"`` fails when the estimate does: cheaper to trip, and it trips on noise, most of
@@ -122,8 +123,11 @@ class GateResult:
                           "checked (see the report's tables)")
             return (f"faircode audit: PASS, {len(self.conditions)} condition(s) on {self.checked} estimates "
                     f"({self.when}){extra}")
+        skipped = (f"; {self.skipped_too_small} estimates of groups too small to estimate were not checked"
+                   if self.skipped_too_small else "")
+        beyond = "the whole interval" if self.when == "interval" else "the estimate"
         lines = [f"faircode audit: FAIL, {len(self.failures)} of {self.checked} estimates meet a --fail-on condition "
-                 f"({'the whole interval' if self.when == 'interval' else 'the estimate'} beyond the limit):"]
+                 f"({beyond} beyond the limit){skipped}:"]
         for f in self.failures:
             at = "" if f["threshold"] is None else f" at threshold {f['threshold']:g}"
             ref = f" vs {f['reference']!r}" if f.get("reference") else ""

@@ -15,8 +15,11 @@ import pandas as pd
 from faircode.report._texts import SECTIONS, FOUR_FIFTHS_CAVEAT, SMALL, SPREAD_NOTE, UNDEFINED, bootstrap_note, link
 
 SCHEMA = "faircode-audit"
-SCHEMA_VERSION = "2.0.0"
+SCHEMA_VERSION = "3.0.0"
 """Version of the JSON report's schema: the major number changes when a field is removed or changes meaning.
+3.0.0: ``comparisons.count`` counts distinct gaps (a group's FNR gap is minus its TPR gap: one comparison;
+``gaps_listed`` counts the rows), and Holm's correction runs over them (``gaps[].counted``); ``p_value`` uses the
+large-sample standard error without weights; ``auc[].too_small``.
 2.0.0: ``four_fifths`` compares each group with the highest-rate group (``comparator``), in both directions
 (``direction``), no longer with the reference; ``spread`` has no interval; ``p_value`` is a normal-scale one."""
 
@@ -67,14 +70,15 @@ def to_dict(report, gate=None) -> dict:
         "gaps": records(report.gaps, ["column", "threshold", "group", "reference", "metric", "difference",
                                       "difference_lower", "difference_upper", "ratio", "ratio_lower", "ratio_upper",
                                       "interval", "count", "reference_count", "too_small", "few_events", "p_value",
-                                      "holm"]),
+                                      "counted", "holm"]),
         "four_fifths": records(report.four_fifths),
         "spread": records(report.spread.rename(columns={"difference": "max_minus_min", "ratio": "min_over_max"}),
                           ["column", "threshold", "metric", "max_minus_min", "min_over_max", "max_group",
                            "min_group", "n_groups", "few_events"]),
         "comparisons": _plain(report.comparisons),
         "conditional": records(report.conditional),
-        "auc": records(report.auc, ["column", "group", "auc", "se", "lower", "upper", "positives", "negatives"]),
+        "auc": records(report.auc, ["column", "group", "auc", "se", "lower", "upper", "positives", "negatives",
+                                    "too_small"]),
         "calibration": records(report.calibration, ["column", "group", "bin", "count", "mean_score", "observed",
                                                     "lower", "upper", "too_small"]),
         "curves": records(report.curves, ["column", "group", "threshold", "selection_rate", "tpr", "fpr"]),

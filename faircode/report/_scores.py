@@ -35,9 +35,12 @@ def by_cell(hist: Histogram, view: View):
     return out
 
 
-def auc_table(hist: Histogram, view: View, *, weighted: bool, confidence: float) -> pd.DataFrame:
+def auc_table(hist: Histogram, view: View, *, weighted: bool, confidence: float, min_count: int) -> pd.DataFrame:
     """AUC per cell with DeLong's Wald interval (clipped to [0, 1]); NaN with fewer than two rows of a class. With
-    weights the AUC is the weighted share of (positive, negative) pairs ordered right and has no interval here."""
+    weights the AUC is the weighted share of (positive, negative) pairs ordered right and has no interval here.
+    ``too_small`` when positives or negatives are fewer than ``min_count`` (like a rate whose denominator is): the
+    estimate stays in the table, but DeLong's large-sample interval on a handful of one class is not one to read,
+    and ``--fail-on`` skips the row."""
     cells = by_cell(hist, view)
     z = float(ndtri(0.5 + confidence / 2))
     rows = []
@@ -47,7 +50,7 @@ def auc_table(hist: Histogram, view: View, *, weighted: bool, confidence: float)
         wpos, wneg = (cells["pos_wsum"][at], cells["neg_wsum"][at]) if weighted else (pos, neg)
         m, n = pos.sum(), neg.sum()
         record = {"group": label, "positives": int(m), "negatives": int(n), "auc": np.nan, "se": np.nan,
-                  "lower": np.nan, "upper": np.nan}
+                  "lower": np.nan, "upper": np.nan, "too_small": bool(m < min_count or n < min_count)}
         if m >= 2 and n >= 2:
             wm, wn = wpos.sum(), wneg.sum()
             below_neg = np.cumsum(wneg) - wneg  # negatives scored strictly lower

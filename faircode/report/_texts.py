@@ -89,21 +89,29 @@ def bootstrap_note(meta: dict) -> str:
 
 
 def comparisons(report) -> dict:
-    """The number of gaps compared and what that means, with Holm's count."""
+    """The number of distinct gaps compared and what that means, with Holm's count (a group's FNR gap is minus its
+    TPR gap: one comparison, listed twice)."""
     gaps = report.gaps
     estimable = ~gaps["too_small"] & gaps["difference"].notna()
-    n = int(estimable.sum())
-    excluding = gaps[estimable & ((gaps["difference_lower"] > 0) | (gaps["difference_upper"] < 0))]
+    counted = gaps["counted"]
+    listed_n, n = int(estimable.sum()), int(counted.sum())
+    excluding = gaps[counted & ((gaps["difference_lower"] > 0) | (gaps["difference_upper"] < 0))]
     alpha = 1 - report.meta["confidence"]
-    holm = int(gaps["holm"].sum())
-    note = (f"{n} gaps were compared (every group that is not too small, against its reference, on "
-            f"{len(set(gaps['metric']))} rates{', at every threshold' if (report.meta['thresholds'] or [0])[1:] else ''}). "
+    holm = int((gaps["holm"] & counted).sum())
+    repeats = listed_n - n
+    rates = len(set(gaps.loc[counted, "metric"])) if n else 0
+    note = (f"{n} distinct gaps were compared (every group that is not too small, against its reference, on "
+            f"{rates} rates{', at every threshold' if (report.meta['thresholds'] or [0])[1:] else ''}"
+            f"{f'; the {repeats} FNR gaps listed are minus the TPR gaps, one comparison each' if repeats else ''}). "
             f"If no group differed from its reference at all, about {alpha * n:.1f} of their {1 - alpha:.0%} "
             f"intervals would still exclude 0 by chance alone; {len(excluding)} do. Of these {n} gaps, {holm} "
-            f"survive Holm's correction at {alpha:g} for all {n} comparisons (marked 'Holm'), with p-values from "
-            "each gap over the standard deviation of its paired resamples (a normal approximation, so a clearly "
-            "separated gap gets a small p-value at any n_boot). A gap whose interval excludes 0 but that does not "
-            "survive Holm may be one of the chance exclusions: check it on other data. Gaps between rates of one "
-            "group are correlated (TPR and FNR are one number), so Holm is conservative here.")
-    return {"count": n, "intervals_excluding_zero": int(len(excluding)), "expected_by_chance": alpha * n,
-            "holm_rejections": holm, "note": note}
+            f"survive Holm's correction at {alpha:g} for all {n} comparisons (marked 'Holm', on the TPR and FNR gap "
+            "alike), with two-sided p-values from each gap over its standard error (without weights the "
+            "large-sample one, sqrt(p1(1-p1)/n1 + p0(1-p0)/n0), which does not depend on the bootstrap's seed; "
+            "with weights the standard deviation of its paired resamples). A gap whose interval excludes 0 but "
+            "that does not survive Holm may be one of the chance exclusions: check it on other data. A gap whose "
+            "p-value lies near its Holm threshold can pass or fail with a slightly different test (an exact one, "
+            "another n): read the p-values, not only the marks. Gaps between other rates of one group are "
+            "correlated, so Holm is conservative here.")
+    return {"count": n, "gaps_listed": listed_n, "intervals_excluding_zero": len(excluding),
+            "expected_by_chance": alpha * n, "holm_rejections": holm, "note": note}

@@ -182,8 +182,10 @@ def test_without_bootstrap_every_interval_is_exact(table):
 def test_comparisons_count_the_estimable_gaps(report):
     comparisons = report.comparisons
     gaps = report.gaps
-    assert comparisons["count"] == int((~gaps["too_small"] & gaps["difference"].notna()).sum())
-    assert f"{comparisons['count']} gaps were compared" in comparisons["note"]
+    estimable = ~gaps["too_small"] & gaps["difference"].notna()
+    assert comparisons["gaps_listed"] == int(estimable.sum())
+    assert comparisons["count"] == int((estimable & (gaps["metric"] != "fnr")).sum())  # FNR gap = -TPR gap
+    assert f"{comparisons['count']} distinct gaps were compared" in comparisons["note"]
 
 
 def test_selection_ratio_under_four_fifths_is_marked():
