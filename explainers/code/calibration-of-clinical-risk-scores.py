@@ -167,10 +167,22 @@ from scipy.stats import norm
 full = load_audit("Healthcare Readmission", "baseline")
 age_columns = [c for c in full.X.columns if c.startswith("age=")]
 X_age = np.hstack([X, full.X[age_columns].to_numpy(dtype=float)])
+
+
+def with_columns(*prefixes):
+    """S2's columns and the baseline model's columns that start with one of prefixes."""
+    extra = [c for c in full.X.columns if c.startswith(prefixes)]
+    return np.hstack([X, full.X[extra].to_numpy(dtype=float)])
+
+
+X_discharge = with_columns("discharge_disposition=")
+X_proxies = with_columns(*(f"{c}=" for c in data.manifest.proxies), "number_inpatient")
 older_all = data.masks["age"].to_numpy() == 1
 VARIANTS = {
     "S2 (the audit's model)": (X, train),
     "S2 + age bands": (X_age, train),
+    "S2 + discharge disposition (no age)": (X_discharge, train),
+    "S2 + the four proxies (no age)": (X_proxies, train),
     "S2 fitted on 70 and over only": (X, train[older_all[train]]),
 }
 
@@ -187,7 +199,7 @@ def slope_wald(y, s):
     return f"{b:.3f} [{b - half:.3f}, {b + half:.3f}]"
 
 
-rows, variant_scores = [], {}
+rows, variant_scores, why_cal = [], {}, {}
 for name, (design, fit_rows) in VARIANTS.items():
     if name.startswith("S2 (the"):
         s_all = score
@@ -199,7 +211,7 @@ for name, (design, fit_rows) in VARIANTS.items():
         ("under 70", ~older_all[train]),
         ("70 and over", older_all[train]),
     ):
-        gap, slope = calibration(y_t, s_all[test], GROUPS[group])
+        gap, slope = why_cal[name, group] = calibration(y_t, s_all[test], GROUPS[group])
         on_train = train[in_train]
         rows.append(
             {
@@ -212,6 +224,44 @@ for name, (design, fit_rows) in VARIANTS.items():
         )
 print("Test patients [bootstrap 95%]; training patients' slope [Wald 95%]")
 show(pd.DataFrame(rows).set_index(["model", "group"]))
+base_cal = {
+    g: why_cal["S2 (the audit's model)", g] for g in ("under 70", "70 and over")
+}
+
+
+def age_gap(c, i):
+    """70 and over minus under 70 of measure i (0 in the large, 1 slope)."""
+    return c["70 and over"][i] - c["under 70"][i]
+
+
+print("\nEach added set of columns against S2, the models held fixed [bootstrap 95%]")
+show(
+    pd.DataFrame(
+        {
+            name: {
+                "slope, 70 and over": interval(
+                    why_cal[name, "70 and over"][1] - base_cal["70 and over"][1]
+                ),
+                "slope gap (70 and over minus under 70)": interval(
+                    age_gap({g: why_cal[name, g] for g in base_cal}, 1)
+                    - age_gap(base_cal, 1)
+                ),
+                "gap in the large (70 and over minus under 70)": interval(
+                    age_gap({g: why_cal[name, g] for g in base_cal}, 0)
+                    - age_gap(base_cal, 0)
+                ),
+            }
+            for name in list(VARIANTS)[1:4]
+        }
+    ).rename_axis("change against S2")
+)
+print(
+    "Slope gap (70 and over minus under 70) on the test patients: "
+    + "; ".join(
+        f"{name} {interval(age_gap({g: why_cal[name, g] for g in base_cal}, 1))}"
+        for name in list(VARIANTS)[:4]
+    )
+)
 
 # %%
 EDGES = [0, 0.06, 0.08, 0.10, 0.12, 0.15, 1]
@@ -334,6 +384,7 @@ for n in (20, 50, 100, 300):
                 "lowest coverage": f"{coverage.min():.3f}",
                 "at rate": f"{TRUE_RATES[coverage.argmin()]:.3f}",
                 "rates under 0.95": f"{(coverage < 0.95).mean():.2f}",
+                "mean coverage": f"{coverage.mean():.3f}",
                 "mean width at 0.09": f"{width[at_base_rate]:.3f}",
             }
         )
@@ -412,11 +463,21 @@ for version, s_all in VERSIONS.items():
                 "version": version,
                 "group": group,
                 "observed - predicted": interval(cal[version, group][0]),
-                "slope": interval(cal[version, group][1], sign=False),
+                # A step function with floor values has no meaningful logistic slope.
+                "slope": ""
+                if version.startswith("isotonic")
+                else interval(cal[version, group][1], sign=False),
             }
         )
-print("\nTest patients [bootstrap 95%]")
+print("\nTest patients [bootstrap 95%]; no slope for the isotonic steps (see below)")
 show(pd.DataFrame(rows).set_index(["version", "group"]))
+floor = VERSIONS["isotonic by age"][test] <= 1e-4
+for group in ("under 70", "70 and over"):
+    at_floor = floor & GROUPS[group]
+    print(
+        f"isotonic by age, {group}: {at_floor.sum()} test patients scored 0.0001, "
+        f"{int(y_t[at_floor].sum())} of them readmitted"
+    )
 
 # %%
 import matplotlib.pyplot as plt
@@ -530,6 +591,20 @@ for version in ("uncalibrated", "Platt by age"):
         f"{version}, mean score of the readmitted: 70 and over {means[0]:.3f}, "
         f"under 70 {means[1]:.3f}; of the others: {means[2]:.3f} and {means[3]:.3f}"
     )
+s_raw_t = VERSIONS["uncalibrated"][test]
+print(
+    "uncalibrated, mean score 70 and over minus under 70 [bootstrap 95%]: "
+    "readmitted "
+    + interval(
+        mean_in(s_raw_t, old_rows & readmitted)
+        - mean_in(s_raw_t, young_rows & readmitted)
+    )
+    + "; not readmitted "
+    + interval(
+        mean_in(s_raw_t, old_rows & ~readmitted)
+        - mean_in(s_raw_t, young_rows & ~readmitted)
+    )
+)
 table = pd.DataFrame(
     {version: {k: interval(v) for k, v in m.items()} for version, m in measures.items()}
 )
@@ -549,7 +624,9 @@ for version in ("Platt by age", "isotonic by age"):
             for g in ("under 70", "70 and over")
         },
         **{
-            f"slope, {g}": interval(cal[version, g][1] - cal["uncalibrated", g][1])
+            f"slope, {g}": ""
+            if version.startswith("isotonic")
+            else interval(cal[version, g][1] - cal["uncalibrated", g][1])
             for g in ("under 70", "70 and over")
         },
     }
@@ -572,7 +649,10 @@ changes["age bands in the model minus S2"] = {
         for i, m in enumerate(("observed - predicted", "slope"))
     },
 }
-print("\nChanges, paired on the same resamples [bootstrap 95%]")
+print(
+    "\nChanges, paired on the same resamples [bootstrap 95%; the scores, the fitted "
+    "lines and the flags held fixed]"
+)
 show(pd.DataFrame(changes).rename_axis("change"))
 
 # %%
@@ -610,36 +690,104 @@ for group in ("under 70", "70 and over"):
     )
 
 # %%
+from scipy.special import expit
+
 rng = np.random.default_rng(0)
 logit_t = logit(raw[test])
-base = {k: v[0] for k, v in measures["uncalibrated"].items()}
+DRAWS = 200
 redraws = []
-for _ in range(200):
+for d in range(1, DRAWS + 1):
+    # Redraw the calibration split and refit the two lines; score the result on
+    # resample d of the test patients (so both sources of chance move together).
     redrawn = rng.choice(calibration_part, size=len(calibration_part), replace=True)
-    s_b = np.empty(len(test))
+    s_b, slope_b = np.empty(len(test)), {}
     for g, inside in (("under 70", young_rows), ("70 and over", old_rows)):
         on = redrawn[age_all[redrawn] == g]
         a, b = calibration_line(y[on], raw[on])
-        s_b[inside] = 1 / (1 + np.exp(-(a + b * logit_t[inside])))
-    f = top_share(s_b, CAPACITY) == 1
-    redraws.append(
+        s_b[inside] = expit(a + b * logit_t[inside])
+        # logit(recalibrated) = a + b logit(raw): its slope is the raw slope / b.
+        slope_b[g] = cal["uncalibrated", g][1][d] * (1 / b - 1)
+    f = top_share(s_b, CAPACITY).astype(float)
+    w = COUNTS[d]
+
+    def share(rows):
+        return (w @ (f * rows)) / (w @ rows)
+
+    change = {
+        "selection gap": share(old_rows) - share(young_rows),
+        "TPR gap": share(old_rows & readmitted) - share(young_rows & readmitted),
+        "FPR gap": share(old_rows & ~readmitted) - share(young_rows & ~readmitted),
+        "readmitted reached": share(readmitted),
+    }
+    change = {k: v - measures["uncalibrated"][k][d] for k, v in change.items()}
+    for g in ("under 70", "70 and over"):
+        inside = GROUPS[g]
+        change[f"observed - predicted, {g}"] = (w @ ((raw[test] - s_b) * inside)) / (
+            w @ inside
+        )
+        change[f"slope, {g}"] = slope_b[g]
+    redraws.append(change)
+joint = pd.DataFrame(redraws)
+audit = {
+    **{
+        k: measures["Platt by age"][k][0] - measures["uncalibrated"][k][0]
+        for k in measures["uncalibrated"]
+    },
+    **{
+        f"{m}, {g}": cal["Platt by age", g][i][0] - cal["uncalibrated", g][i][0]
+        for g in ("under 70", "70 and over")
+        for i, m in enumerate(("observed - predicted", "slope"))
+    },
+}
+spread = joint.quantile([0.025, 0.975]).T
+print(
+    f"Change made by Platt by age: the audit's split, and {DRAWS} joint redraws of the "
+    "calibration split (lines refitted) and the test patients (bootstrap resamples)"
+)
+show(
+    pd.DataFrame(
         {
-            "selection gap": f[old_rows].mean()
-            - f[young_rows].mean()
-            - base["selection gap"],
-            "TPR gap": f[old_rows & readmitted].mean()
-            - f[young_rows & readmitted].mean()
-            - base["TPR gap"],
-            "readmitted reached": f[readmitted].mean() - base["readmitted reached"],
+            "audit's split": pd.Series(audit).map("{:+.3f}".format),
+            "joint 95%": [
+                f"[{lo:+.3f}, {hi:+.3f}]"
+                for lo, hi in spread.loc[list(audit)].to_numpy()
+            ],
+            "redraws at or below 0": [(joint[k] <= 0).sum() for k in audit],
+        }
+    ).rename_axis("change")
+)
+
+# %%
+cut = raw[test][flags["uncalibrated"] == 1].min()
+unseen = np.concatenate([calibration_part, test])
+s_u, y_u, old_u = raw[unseen], y[unseen], older_all[unseen]
+line_gap = expit(
+    lines["70 and over"][0] + lines["70 and over"][1] * logit(s_u)
+) - expit(lines["under 70"][0] + lines["under 70"][1] * logit(s_u))
+rows = []
+for label, inside in (
+    ("below 0.08", s_u < 0.08),
+    (f"0.08 to the cut-off {cut:.4f}", (s_u >= 0.08) & (s_u < cut)),
+    (f"at or above the cut-off {cut:.4f}", s_u >= cut),
+):
+    e_old, e_young = (y_u - s_u)[inside & old_u], (y_u - s_u)[inside & ~old_u]
+    gap = e_old.mean() - e_young.mean()
+    half = norm.ppf(0.975) * np.sqrt(
+        e_old.var(ddof=1) / len(e_old) + e_young.var(ddof=1) / len(e_young)
+    )
+    rows.append(
+        {
+            "raw score": label,
+            "70 and over": f"{len(e_old):,}",
+            "under 70": f"{len(e_young):,}",
+            "observed - predicted, 70 and over minus under 70": (
+                f"{gap:+.3f} [{gap - half:+.3f}, {gap + half:+.3f}]"
+            ),
+            "gap the age lines put there": f"{line_gap[inside].mean():+.3f}",
         }
     )
-spread = pd.DataFrame(redraws).quantile([0.025, 0.5, 0.975]).T
-spread.columns = ["2.5%", "median", "97.5%"]
-print(
-    "Change made by Platt by age, over 200 redraws of the calibration split "
-    "(one model, one test set)"
-)
-show(spread.rename_axis("change"), float_format="{:+.3f}".format)
+print(f"{len(unseen):,} patients the model was not fitted on [normal 95%]")
+show(pd.DataFrame(rows).set_index("raw score"))
 
 # %%
 from faircode.metrics import over_resplits
