@@ -228,6 +228,28 @@ show(
     recorded.mean().assign(patients=recorded.size().map("{:,}".format)),
     float_format=lambda v: f"{v:.3f}",
 )
+# The payer gap tenth by tenth, and within the tenths where any payer was recorded.
+payer_gap = {}
+for tenth in range(1, 11):
+    rows_ = black_white & (encounter_tenth == tenth)
+    payer_gap[tenth] = (
+        not_recorded["payer ?"][rows_ & (race == "AfricanAmerican")].mean()
+        - not_recorded["payer ?"][rows_ & (race == "Caucasian")].mean(),
+        rows_.sum(),
+    )
+some_payer = [
+    t for t in payer_gap if (~not_recorded["payer ?"][encounter_tenth == t]).any()
+]
+gaps_, weights_ = np.array([payer_gap[t] for t in some_payer]).T
+all_gaps, all_weights = np.array(list(payer_gap.values())).T
+print(
+    "payer ?, African American - Caucasian, within tenths: all ten tenths "
+    f"{np.average(all_gaps, weights=all_weights):+.3f}; "
+    f"the {len(some_payer)} tenths with any payer recorded "
+    f"({min(some_payer)} to {max(some_payer)}) "
+    f"{np.average(gaps_, weights=weights_):+.3f}, "
+    f"by tenth from {gaps_.min():+.3f} to {gaps_.max():+.3f}"
+)
 
 # %%
 GROUPS = {
@@ -329,12 +351,16 @@ print(
 )
 
 
-def untested_odds_ratio(rows):
+def untested_odds_ratio(rows, scores=None):
     """On `rows`: the odds ratio of readmission for not tested given the imputed
-    model's score (its logit held fixed as an offset), fitted by Newton's method,
-    with its Wald 95% interval and the likelihood-ratio statistic and p-value
-    against the offset with an intercept alone."""
-    p = models["imputed"].predict_proba(imputed.iloc[rows])[:, 1]
+    model's score (its logit held fixed as an offset; `scores`, one per patient,
+    replace the audit's imputed model's), fitted by Newton's method, with its
+    Wald 95% interval and the likelihood-ratio statistic and p-value against the
+    offset with an intercept alone."""
+    if scores is None:
+        p = models["imputed"].predict_proba(imputed.iloc[rows])[:, 1]
+    else:
+        p = scores[rows]
     offset, outcome, ones = np.log(p / (1 - p)), y[rows], np.ones(len(rows))
     fits = []
     for terms in (ones[:, None], np.column_stack([ones, 1.0 - TESTED[rows]])):
@@ -359,6 +385,61 @@ def untested_odds_ratio(rows):
 print("not tested, given the imputed model's score (held fixed):")
 print(f"  on the {len(train):,} training patients: {untested_odds_ratio(train)}")
 print(f"  on the {len(test):,} test patients: {untested_odds_ratio(test)}")
+
+
+# Every patient held out: five folds, in each the imputer and both models refitted
+# on the other four, each fold's patients scored and the top tenth of each fold
+# flagged; then the same offset test on all patients, and, on 400 shared
+# bootstrap resamples of them, the untested-minus-tested misfit and the share of
+# the readmitted reached.
+from sklearn.model_selection import StratifiedKFold
+from faircode.benchmark._capacity import top_share as _top_share
+from faircode.metrics import resample_counts
+
+out_of_fold = {"indicator": np.zeros(len(y)), "imputed": np.zeros(len(y))}
+flags = {name: np.zeros(len(y)) for name in out_of_fold}
+folds = StratifiedKFold(5, shuffle=True, random_state=s2.random_state)
+for fit_rows, held_out in folds.split(np.zeros(len(y)), y):
+    fit_rows = np.sort(fit_rows)
+    for name, columns in (("indicator", X), ("imputed", impute(fit_rows))):
+        model = build_model("logistic_regression", s2.random_state)
+        model.fit(columns.iloc[fit_rows], y[fit_rows])
+        out_of_fold[name][held_out] = model.predict_proba(columns.iloc[held_out])[:, 1]
+        flags[name][held_out] = _top_share(
+            out_of_fold[name][held_out], data.manifest.capacity
+        )
+print(
+    "  every patient held out (5 folds, imputer and model refitted on the other "
+    f"four), {len(y):,} patients: "
+    f"{untested_odds_ratio(np.arange(len(y)), out_of_fold['imputed'])}"
+)
+counts = np.vstack([np.ones(len(y)), resample_counts(len(y), 400, random_state=0)])
+
+
+def interval(values):
+    """The full-data value and the 95% percentile interval of the resamples."""
+    low, high = np.quantile(values[1:], [0.025, 0.975])
+    return f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def misfit(p):
+    """Observed minus predicted per patient, untested minus tested."""
+    mean = lambda rows: counts @ ((y - p) * rows) / (counts @ rows)
+    return mean(1.0 - TESTED) - mean(TESTED.astype(float))
+
+
+reach = {
+    name: counts @ (flags[name] * y) / (counts @ y.astype(float)) for name in flags
+}
+print(
+    "  out of fold, observed - predicted, untested - tested: imputed model "
+    f"{interval(misfit(out_of_fold['imputed']))}, indicator model "
+    f"{interval(misfit(out_of_fold['indicator']))}"
+)
+print(
+    "  out of fold, share of the readmitted reached, imputed - indicator: "
+    f"{interval(reach['imputed'] - reach['indicator'])}"
+)
 
 # %%
 from faircode.benchmark._capacity import top_share
