@@ -112,10 +112,70 @@ print("group's rate minus the reference's, paired 95% bootstrap interval")
 show(gap_table)
 comparisons = report.comparisons
 print(
-    f"gaps compared (all 7 rates, groups not too small): {comparisons['count']}; "
+    f"gaps listed (7 rates, groups not too small): {comparisons['gaps_listed']}; "
+    f"distinct comparisons (an FNR gap is minus the TPR gap): {comparisons['count']}; "
     f"intervals excluding 0: {comparisons['intervals_excluding_zero']}; "
     f"expected by chance if no gap existed: {comparisons['expected_by_chance']:.1f}; "
     f"surviving Holm's correction: {comparisons['holm_rejections']}"
+)
+
+# %%
+import numpy as np
+from scipy import stats
+
+ALPHA = 1 - meta["confidence"]
+counted = report.gaps[report.gaps["counted"]].sort_values("p_value", kind="stable")
+counted = counted.reset_index(drop=True)
+counted["limit"] = ALPHA / (len(counted) - counted.index)
+by_rate = report.rates.set_index(["column", "group", "metric"])
+
+
+def fisher_p(row):
+    """Fisher's exact test of the same two rates (events, non-events per group)."""
+    cells = [
+        by_rate.loc[(row["column"], g, row["metric"]), ["events", "count"]]
+        for g in (row["group"], row["reference"])
+    ]
+    table = [[e, n - e] for e, n in cells]
+    return stats.fisher_exact(table).pvalue
+
+
+edge = counted.iloc[7:13]
+print(f"distinct gaps ranked 8 to 13 of {len(counted)} by p-value; Holm at {ALPHA:g}")
+show(
+    pd.DataFrame(
+        {
+            "gap": edge["difference"].map("{:+.3f}".format).to_numpy(),
+            "p": edge["p_value"].map("{:.4f}".format).to_numpy(),
+            "Fisher p": edge.apply(fisher_p, axis=1).map("{:.4f}".format).to_numpy(),
+            "Holm limit": edge["limit"].map("{:.4f}".format).to_numpy(),
+            "Holm": edge["holm"].map({True: "yes", False: "no"}).to_numpy(),
+        },
+        index=pd.Index(
+            [
+                f"{rank + 1}. {group}, {name}"
+                for rank, group, name in zip(
+                    edge.index,
+                    edge["group"],
+                    edge["metric"].map(GAP_SHOWN | {"tpr": "TPR", "npv": "NPV"}),
+                )
+            ],
+            name="rank, gap",
+        ),
+    )
+)
+listed = report.gaps[~report.gaps["too_small"] & report.gaps["difference"].notna()]
+order = np.argsort(listed["p_value"].to_numpy(), kind="stable")
+beats = listed["p_value"].to_numpy()[order] <= ALPHA / (
+    len(listed) - np.arange(len(listed))
+)
+kept = listed.iloc[
+    order[: int(np.cumprod(beats).sum())]
+]  # Holm stops at the first miss
+print(
+    f"Holm over the {len(listed)} listed gaps, a TPR gap and its FNR gap "
+    "counted as two: "
+    f"{len(kept)} kept, {int((kept['metric'] != 'fnr').sum())} of them distinct"
 )
 
 # %%
@@ -154,36 +214,90 @@ show(
 )
 
 # %%
+released = written.assign(released=(written["decile"] < THRESHOLD).astype(int))
+by_release = faircode.audit(
+    released,
+    label="new_charge",
+    decision="released",
+    groups="race",
+    reference="Caucasian",
+)
+by_flag_vs_other = faircode.audit(
+    PREDICTIONS,
+    label="new_charge",
+    score="decile",
+    threshold=THRESHOLD,
+    score_range=(1, 10),
+    groups="race",
+    reference="Other",
+)
+
+
+def ratio_of(audited, group):
+    row = audited.gaps.query("metric == 'selection_rate' and group == @group").iloc[0]
+    return f"{row['ratio']:.3f} [{row['ratio_lower']:.3f}, {row['ratio_upper']:.3f}]"
+
+
+print(
+    "not flagged, African-American over Caucasian (the reference fixed in advance): "
+    f"{ratio_of(by_release, 'African-American')}"
+)
+print(
+    "flagged, over the 'Other' group's flag rate (four fifths inverted is 1.25): "
+    f"Caucasian {ratio_of(by_flag_vs_other, 'Caucasian')}, "
+    f"Hispanic {ratio_of(by_flag_vs_other, 'Hispanic')}"
+)
+
+# %%
 auc = report.auc.set_index(["column", "group"])
-print("AUC per group, DeLong 95% interval")
+
+
+def auc_cell(row):
+    """An AUC as the report shows it: too small under 30 of a class, else DeLong's."""
+    if row["too_small"]:
+        side = "positives" if row["positives"] <= row["negatives"] else "negatives"
+        return f"too small ({side}={row[side]})"
+    return f"{row['auc']:.3f} [{row['lower']:.3f}, {row['upper']:.3f}]"
+
+
+print(
+    "AUC per group, DeLong 95% interval; too small under "
+    f"{meta['min_count']} of a class"
+)
 show(
     pd.DataFrame(
         {
             "positives": auc["positives"],
             "negatives": auc["negatives"],
-            "AUC": [
-                f"{a:.3f} [{lo:.3f}, {hi:.3f}]"
-                for a, lo, hi in auc[["auc", "lower", "upper"]].to_numpy()
-            ],
+            "AUC": auc.apply(auc_cell, axis=1),
         }
     )
 )
+charged = written.loc[written["new_charge"] == 1, "decile"]
+not_charged = written.loc[written["new_charge"] == 0, "decile"]
+ties = (
+    charged.value_counts(normalize=True)
+    .mul(not_charged.value_counts(normalize=True), fill_value=0)
+    .sum()
+)
+print(f"pairs (charged again, not) with the same decile: {ties:.1%}")
+mark = ", too small"
 calibration = report.calibration[report.calibration["column"] == "sex"]
 calibration = calibration.assign(decile=calibration["mean_score"].astype(int))
 by_decile = calibration.pivot(index="decile", columns="group")
 print(
     "\nshare charged again at each decile, by sex "
-    "(exact 95% Clopper-Pearson interval, rows in the bin)"
+    "(exact 95% Clopper-Pearson interval, rows in the bin; too small under 30 rows)"
 )
 show(
     pd.DataFrame(
         {
             sex: [
-                f"{o:.3f} [{lo:.3f}, {hi:.3f}] (n={int(n)})"
-                for o, lo, hi, n in zip(
+                f"{o:.3f} [{lo:.3f}, {hi:.3f}] (n={int(n)}{mark * small})"
+                for o, lo, hi, n, small in zip(
                     *(
                         by_decile[c][sex]
-                        for c in ("observed", "lower", "upper", "count")
+                        for c in ("observed", "lower", "upper", "count", "too_small")
                     )
                 )
             ]
@@ -205,16 +319,55 @@ print(
     f"(exact two-sided sign test p = {sign_p:.4f}); "
     f"with the two exact intervals apart: {apart}"
 )
-flagged = written[written["decile"] >= THRESHOLD]
-share = flagged.groupby(["sex", "decile"])["new_charge"].mean().unstack("sex")
-mix = flagged.groupby(["sex", "decile"]).size().unstack("sex")
-mix = mix / mix.sum()
-ppv = flagged.groupby("sex")["new_charge"].mean()
-at_mens_mix = (share["Female"] * mix["Male"]).sum()
-print(
-    f"PPV: women {ppv['Female']:.3f}, men {ppv['Male']:.3f} (gap "
-    f"{ppv['Female'] - ppv['Male']:+.3f}); women at men's mix of deciles "
-    f"{THRESHOLD}-10: {at_mens_mix:.3f} (gap {at_mens_mix - ppv['Male']:+.3f})"
+counts = (
+    written.groupby(["sex", "decile", "new_charge"])
+    .size()
+    .unstack(["decile", "new_charge"], fill_value=0)
+    .reindex(index=["Female", "Male"])
+)
+counts = counts.reindex(
+    columns=pd.MultiIndex.from_product([range(1, 11), [0, 1]]), fill_value=0
+).to_numpy()
+draws = np.random.default_rng(0).multinomial(
+    counts.sum(), counts.ravel() / counts.sum(), size=2000
+)
+grid = np.concatenate([counts.reshape(1, 2, 10, 2), draws.reshape(-1, 2, 10, 2)])
+
+
+def ppv_split(cells):
+    """PPV gap (women - men) of the flagged, split both ways into calibration + mix."""
+    flagged_cells = cells[:, :, THRESHOLD - 1 :, :].astype(float)
+    rows, charged = flagged_cells.sum(-1), flagged_cells[..., 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = charged / rows
+    mix = rows / rows.sum(-1, keepdims=True)
+    ppv_w, ppv_m = (charged.sum(-1) / rows.sum(-1)).T
+    women_at_mens = np.nansum(share[:, 0] * mix[:, 1], axis=-1)
+    men_at_womens = np.nansum(share[:, 1] * mix[:, 0], axis=-1)
+    return {
+        "gap": ppv_w - ppv_m,
+        "women's shares at men's mix": (women_at_mens - ppv_m, ppv_w - women_at_mens),
+        "men's shares at women's mix": (ppv_w - men_at_womens, men_at_womens - ppv_m),
+    }
+
+
+split = ppv_split(grid)
+
+
+def with_interval(values):
+    low, high = np.percentile(values[1:], [2.5, 97.5])
+    return f"{values[0]:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+print(f"PPV gap, women minus men among the flagged: {with_interval(split.pop('gap'))}")
+show(
+    pd.DataFrame(
+        {
+            "calibration part": [with_interval(c) for c, _ in split.values()],
+            "decile-mix part": [with_interval(m) for _, m in split.values()],
+        },
+        index=pd.Index(list(split), name="order"),
+    )
 )
 
 # %%
@@ -245,7 +398,23 @@ for condition in (FPR_CONDITION, FNR_CONDITION):
 point = report.check(FNR_CONDITION, when="point")
 print(f"$ ... --fail-on '{FNR_CONDITION}' --fail-when point")
 print(point.message())
-print(f"exit code {point.exit_code}")
+print(f"exit code {point.exit_code}\n")
+
+# The same file without --reference: each column's largest group is the reference.
+unnamed = faircode.audit(
+    PREDICTIONS,
+    label="new_charge",
+    score="decile",
+    threshold=THRESHOLD,
+    score_range=(1, 10),
+    groups=["race", "sex"],
+)
+print(f"without --reference, the references are {unnamed.meta['references']}")
+for condition in (FPR_CONDITION, f"abs({FPR_CONDITION.replace(' > ', ') > ')}"):
+    verdict = unnamed.check(condition)
+    print(f"$ ... --fail-on '{condition}'  (no --reference)")
+    print(verdict.message())
+    print(f"exit code {verdict.exit_code}")
 
 # %%
 import os
@@ -292,7 +461,11 @@ show(
 )
 proxies = profile.proxies
 age = proxies[(proxies["variable"] == "age") & ~proxies["too_small"]]
-print("\nage as a proxy: AUC of telling the group from the rest by age alone")
+NO_SIGNAL_AUC = 0.5
+print(
+    "\nage as a proxy: AUC of telling the group from the rest by age alone "
+    f"(cross-fitted; {NO_SIGNAL_AUC} is no signal)"
+)
 show(
     pd.DataFrame(
         {
