@@ -330,23 +330,34 @@ race_all = data.raw["race"].replace(READABLE).to_numpy()
 race_name = race_all[test]
 RACES = pd.Series(race_name).value_counts().index
 BONFERRONI = 1 - 0.05 / len(RACES)
-rows = []
-for name in RACES:
-    inside = race_name == name
-    cell, strict = exact_rate(y_t[inside]), exact_rate(y_t[inside], BONFERRONI)
-    rows.append(
-        {
-            "race": name,
-            "patients": f"{inside.sum():,}",
-            "readmitted": int(cell["events"]),
-            "expected": f"{s_t[inside].sum():.1f}",
-            "mean score": f"{s_t[inside].mean():.3f}",
-            "observed [exact 95%]": exact_text(cell),
-            "[exact, Bonferroni]": f"[{strict['lower']:.3f}, {strict['upper']:.3f}]",
-        }
-    )
+
+
+def race_table(races, outcome, score):
+    """Per race value: readmitted against the sum of the scores (exact intervals)."""
+    rows = []
+    for name in RACES:
+        inside = races == name
+        cell, strict = (
+            exact_rate(outcome[inside]),
+            exact_rate(outcome[inside], BONFERRONI),
+        )
+        bonferroni = f"[{strict['lower']:.3f}, {strict['upper']:.3f}]"
+        rows.append(
+            {
+                "race": name,
+                "patients": f"{inside.sum():,}",
+                "readmitted": int(cell["events"]),
+                "expected": f"{score[inside].sum():.1f}",
+                "mean score": f"{score[inside].mean():.3f}",
+                "observed [exact 95%]": exact_text(cell),
+                "[exact, Bonferroni]": bonferroni,
+            }
+        )
+    return pd.DataFrame(rows).set_index("race")
+
+
 print("S2, test patients: readmitted against the sum of the scores (expected)")
-show(pd.DataFrame(rows).set_index("race"))
+show(race_table(race_name, y_t, s_t))
 small = np.isin(race_name, ["Hispanic", "Asian", "Other", "not recorded"])
 print("\nThe four small groups in three score bins, Clopper-Pearson 95%")
 show_cells(reliability(y_t[small], s_t[small], race_name[small], [0, 0.08, 0.12, 1]))
@@ -360,23 +371,8 @@ for fit_rows, score_rows in folds.split(X, y):
     fold_model = build_model("logistic_regression", data.random_state)
     fold_model.fit(X[fit_rows], y[fit_rows])
     cross_fitted[score_rows] = fold_model.predict_proba(X[score_rows])[:, 1]
-rows = []
-for name in RACES:
-    inside = race_all == name
-    cell, strict = exact_rate(y[inside]), exact_rate(y[inside], BONFERRONI)
-    rows.append(
-        {
-            "race": name,
-            "patients": f"{inside.sum():,}",
-            "readmitted": int(cell["events"]),
-            "expected": f"{cross_fitted[inside].sum():.1f}",
-            "mean score": f"{cross_fitted[inside].mean():.3f}",
-            "observed [exact 95%]": exact_text(cell),
-            "[exact, Bonferroni]": f"[{strict['lower']:.3f}, {strict['upper']:.3f}]",
-        }
-    )
 print(f"\nAll {len(y):,} patients, 5-fold cross-fitted S2 scores")
-show(pd.DataFrame(rows).set_index("race"))
+show(race_table(race_all, y, cross_fitted))
 
 # %%
 from scipy.stats import beta, binom, norm
