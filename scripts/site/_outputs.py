@@ -135,6 +135,12 @@ def short_alt(label: str, limit: int = ALT_LIMIT) -> str:
     return cut + "\u2026"
 
 
+def short_alt_markdown(alt: str) -> str:
+    """:func:`short_alt` of an alt text as the build writes it in Markdown (``[``, ``]`` and ``\\`` escaped),
+    escaped the same way."""
+    return re.sub(r"([\\\[\]])", r"\\\1", short_alt(re.sub(r"\\(.)", r"\1", alt)))
+
+
 def _shown(content: str) -> str:
     """The output as shown: text fences marked no-copy (mkdocs-material then draws no copy button on them) and
     each figure in a ``<figure>`` whose visible caption is its label (the alt text ``fig.set_label`` gave it), the
@@ -149,7 +155,7 @@ def _shown(content: str) -> str:
             out.append(f"{text.group('fence')} {{ .text .no-copy{aligned} }}")
         elif image:
             label = re.sub(r"\\(.)", r"\1", image.group("alt"))
-            short = re.sub(r"([\\\[\]])", r"\\\1", short_alt(label))
+            short = short_alt_markdown(image.group("alt"))
             # The enlarged view (glightbox) titles the figure with data-title when given, else with the alt text.
             title = html.escape(label, quote=True)
             out += [f'<figure class="{FIGURE_CLASS}" markdown>', "",

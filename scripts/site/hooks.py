@@ -30,7 +30,7 @@ if str(_ROOT) not in sys.path:  # mkdocs loads this file by path; the helpers ar
 from scripts import layout  # noqa: E402
 from scripts.site._fences import normalize_fences  # noqa: E402
 from scripts.site._links import unlink_missing_pages  # noqa: E402
-from scripts.site._outputs import frame_outputs, point_to_folds, short_alt  # noqa: E402
+from scripts.site._outputs import frame_outputs, point_to_folds, short_alt_markdown  # noqa: E402
 from scripts.site._archive import build_archive  # noqa: E402
 from scripts.site._files import write_bytes_if_changed  # noqa: E402
 from scripts.site._notebook_pages import digest, lighten  # noqa: E402
@@ -279,7 +279,7 @@ def _picture_markdown(uri: str | None, files: Files) -> str:
     shown = re.search(image, page_path.read_text(encoding="utf-8"))
     alt = shown.group("alt") if shown else name  # Markdown-escaped, as the build wrote it
     title = next((e.title for e in _STATE["explainers"] if e.src_uri == page_uri), page_uri)
-    short = re.sub(r"([\\\[\]])", r"\\\1", short_alt(re.sub(r"\\(.)", r"\1", alt)))  # the caption holds it whole
+    short = short_alt_markdown(alt)  # the caption holds it whole
     return (f'<figure class="fc-figure fc-home-picture" markdown>\n\n![{short}]({_page_link(uri)})\n\n'
             f'<figcaption markdown="span">From [{title}]({_page_link(page_uri)}): {alt}</figcaption>\n\n</figure>\n')
 

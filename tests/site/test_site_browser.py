@@ -378,8 +378,8 @@ def _figure_text_sizes() -> tuple[float, float]:
     return dpi, min(sizes)
 
 
-_OUTPUTS_JS = _OUTPUTS_JS.replace("%(dpi)s", str(_figure_text_sizes()[0])).replace(
-    "%(min_pt)s", str(_figure_text_sizes()[1]))
+_DPI, _MIN_PT = _figure_text_sizes()
+_OUTPUTS_JS = _OUTPUTS_JS.replace("%(dpi)s", str(_DPI)).replace("%(min_pt)s", str(_MIN_PT))
 # The smallest figure text a phone (390 px) may show, in CSS px; desktop body text is 16 px.
 MIN_PHONE_FIGURE_TEXT_PX = 11
 
